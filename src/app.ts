@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import cookie from "@fastify/cookie";
+import scalar from "@scalar/fastify-api-reference";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import { registerAuthPipeline } from "./platform/auth/pipeline.js";
+import type { AppContext } from "./platform/context.js";
+import { isCorsPath, registerCors } from "./platform/cors/cors.js";
+import { AppError } from "./platform/errors/app-error.js";
+import { registerErrorHandling, renderError } from "./platform/errors/handler.js";
+import type { App } from "./platform/http/types.js";
+import { validatorCompiler } from "./platform/http/validation.js";
+import { registerOpenApi } from "./platform/openapi/openapi.js";
+import { registerModules } from "./modules/index.js";
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions["logger"];
+}
+
+/** Secrets never reach the logs: credentials live in these headers, and request logs carry no bodies. */
+export const LOG_REDACT = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'req.headers["stripe-signature"]',
+  'res.headers["set-cookie"]',
+];
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.logLevel, redact: LOG_REDACT },
+    genReqId: () => randomUUID(),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider() as unknown as App;
+  ctx.log = app.log;
+
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON is the only request body the API takes; anything else is 415 before it is read.
+  app.removeContentTypeParser("text/plain");
+
+  // Every route must say who may call it; /api routes must do so explicitly.
+  app.addHook("onRoute", (route) => {
+    route.config ??= {};
+    const config = route.config as { access?: unknown };
+    if (config.access === undefined) {
+      if (route.url.startsWith("/api/")) throw new Error(`route ${route.method} ${route.url} declares no access`);
+      config.access = { kind: "public" };
+    }
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    reply.header("x-content-type-options", "nosniff");
+  });
+
+  await app.register(cookie);
+  registerErrorHandling(app);
+  registerCors(app);
+  registerAuthPipeline(app, ctx);
+  await registerOpenApi(app);
+
+  // Unknown paths under /api/institution on an unknown host say so, like known paths do.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (isCorsPath(request.url) && (await ctx.tenants.resolve(request.headers.host)) === null) {
+      return reply.status(404).send(renderError(request, reply, new AppError("tenant_not_found")));
+    }
+    return reply.status(404).send(renderError(request, reply, new AppError("not_found")));
+  });
+
+  await registerModules(app, ctx);
+
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: "/docs",
+    configuration: { url: "/openapi.json", title: "Aula API reference" },
+  });
+
+  return app;
+}

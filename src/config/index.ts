@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
+import { loadPlanConfig, type PlanConfig } from "./plans.js";
+
+export { ConfigError } from "./env.js";
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  logLevel: string;
+  db: { url?: string; dataDir: string; poolSize: number };
+  redisUrl?: string;
+  baseDomain: string;
+  worker: boolean;
+  auth: {
+    sessionSecret: Uint8Array;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    secureCookies: boolean;
+    /** Failed logins allowed per e-mail and per IP within `loginWindowSeconds`. */
+    loginMaxPerEmail: number;
+    loginMaxPerIp: number;
+    loginWindowSeconds: number;
+    /** Requests with unusable credentials allowed per IP per minute before 429. */
+    badCredentialsPerIpPerMinute: number;
+    apiKeyCacheMs: number;
+  };
+  plans: PlanConfig;
+  bodyLimitBytes: number;
+  cronSecret?: string;
+}
+
+/**
+ * The embedded default keeps its JWT secret in DATA_DIR so sessions survive restarts with zero set-up.
+ * With DATABASE_URL (a real deployment) SESSION_SECRET must be given explicitly.
+ */
+function sessionSecret(env: Env, dataDir: string, usingServerDb: boolean, nodeEnv: string): Uint8Array {
+  const given = optional(env, "SESSION_SECRET");
+  if (given !== undefined) {
+    if (given.length < 32) throw new ConfigError("SESSION_SECRET must be at least 32 characters");
+    return new TextEncoder().encode(given);
+  }
+  if (usingServerDb && nodeEnv === "production") {
+    throw new ConfigError("SESSION_SECRET is required when DATABASE_URL is set in production");
+  }
+  if (dataDir === ":memory:") return randomBytes(32);
+  const file = join(dataDir, "session-secret");
+  if (existsSync(file)) return new TextEncoder().encode(readFileSync(file, "utf8").trim());
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return new TextEncoder().encode(secret);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = str(env, "NODE_ENV", "production");
+  const dbUrl = optional(env, "DATABASE_URL");
+  const rawDataDir = str(env, "DATA_DIR", "./data");
+  const dataDir = rawDataDir === ":memory:" ? rawDataDir : resolve(rawDataDir);
+  return {
+    nodeEnv,
+    host: str(env, "HOST", "127.0.0.1"),
+    port: int(env, "PORT", 3000),
+    logLevel: str(env, "LOG_LEVEL", nodeEnv === "test" ? "silent" : "info"),
+    db: { url: dbUrl, dataDir, poolSize: int(env, "DATABASE_POOL_SIZE", 10, 1) },
+    redisUrl: optional(env, "REDIS_URL"),
+    baseDomain: str(env, "BASE_DOMAIN", "localhost").toLowerCase(),
+    worker: bool(env, "WORKER", true),
+    auth: {
+      sessionSecret: sessionSecret(env, dataDir, dbUrl !== undefined, nodeEnv),
+      accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
+      refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL_SECONDS", 30 * 24 * 3600, 1),
+      secureCookies: !["development", "test"].includes(nodeEnv),
+      loginMaxPerEmail: int(env, "LOGIN_MAX_PER_EMAIL", 5, 1),
+      loginMaxPerIp: int(env, "LOGIN_MAX_PER_IP", 20, 1),
+      loginWindowSeconds: int(env, "LOGIN_WINDOW_SECONDS", 900, 1),
+      badCredentialsPerIpPerMinute: int(env, "BAD_CREDENTIALS_PER_IP_PER_MINUTE", 60, 1),
+      apiKeyCacheMs: int(env, "API_KEY_CACHE_MS", 5000, 0),
+    },
+    plans: loadPlanConfig(env),
+    bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
+    cronSecret: optional(env, "CRON_SECRET"),
+  };
+}

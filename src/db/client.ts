@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema/index.js";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
+/** Repository functions take either the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  kind: "pglite" | "postgres";
+  db: Db;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…`: a server through a `pg` pool. Otherwise PGlite in `dataDir` (`:memory:` for none). */
+  url?: string;
+  dataDir: string;
+  poolSize?: number;
+}
+
+/** Migrations live in src/db/migrations; compiled code in dist/db finds them through the project root. */
+export function migrationsFolder(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const beside = join(here, "migrations");
+  if (existsSync(join(beside, "meta"))) return beside;
+  return join(here, "..", "..", "src", "db", "migrations");
+}
+
+// Any constant shared by every process of this service: the advisory lock serialises concurrent migrations.
+const MIGRATION_LOCK_ID = 724_311_001;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url !== undefined) return openPostgres(options.url, options.poolSize ?? 10);
+  return openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: "-c TimeZone=UTC" });
+  // An idle client that loses its server must not crash the process; the next query reports the failure.
+  pool.on("error", () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`SELECT 1`);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const memory = dataDir === ":memory:";
+  if (!memory) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(memory ? undefined : join(dataDir, "pglite"), {
+    extensions: { unaccent, pg_trgm, btree_gin },
+  });
+  await client.exec("SET TIME ZONE 'UTC'");
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    async migrate() {
+      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
+    },
+    async ping() {
+      await client.query("SELECT 1");
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

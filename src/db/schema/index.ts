@@ -1,0 +1,4 @@
+export * from "./auth.js";
+export * from "./courses.js";
+export * from "./tenancy.js";
+export * from "./users.js";

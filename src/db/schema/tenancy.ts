@@ -1,0 +1,39 @@
+import { sql } from "drizzle-orm";
+import { bigint, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { isoTimestamp, tenantIdColumn } from "./columns.js";
+
+export const tenants = pgTable("tenants", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  plan: text("plan").notNull().default("free"),
+  createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+  updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+});
+
+/** Custom domains; a host maps to a tenant only once `verified_at` is set. */
+export const tenantDomains = pgTable(
+  "tenant_domains",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    host: text("host").notNull(),
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: isoTimestamp("verified_at"),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.host] }), uniqueIndex("tenant_domains_host_key").on(t.host)],
+);
+
+/**
+ * Exact row counts per tenant (`courses`, `courses:status:draft`, `users:role:student`, …), maintained by
+ * statement-level triggers in the same transaction as the change, so a list's `total` never counts rows.
+ */
+export const tenantCounters = pgTable(
+  "tenant_counters",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    counter: text("counter").notNull(),
+    value: bigint("value", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.counter] })],
+);

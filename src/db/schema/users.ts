@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { foreignKey, index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { isoTimestamp, tenantIdColumn } from "./columns.js";
+import { tenants } from "./tenancy.js";
+
+export const users = pgTable(
+  "users",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    status: text("status").notNull().default("active"),
+    lastLoginAt: isoTimestamp("last_login_at"),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+    updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex("users_tenant_email_key").on(t.tenantId, sql`lower(${t.email})`),
+    index("users_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("users_tenant_role_created_idx").on(t.tenantId, t.role, t.createdAt, t.id),
+    index("users_search_idx").using(
+      "gin",
+      t.tenantId,
+      sql`aula_fold(${t.name} || ' ' || ${t.email}) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/** Kept apart from `users` so that no query of user records can ever select a hash by accident. */
+export const passwordCredentials = pgTable(
+  "password_credentials",
+  {
+    tenantId: tenantIdColumn(),
+    userId: uuid("user_id").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId] }),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
+  ],
+);
+
+/** Class groups; their full CRUD belongs to the classes module, users reference them by id. */
+export const classGroups = pgTable(
+  "class_groups",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    name: text("name").notNull(),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+    updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+export const classGroupMembers = pgTable(
+  "class_group_members",
+  {
+    tenantId: tenantIdColumn(),
+    classGroupId: uuid("class_group_id").notNull(),
+    userId: uuid("user_id").notNull(),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.classGroupId, t.userId] }),
+    index("class_group_members_user_idx").on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.classGroupId], foreignColumns: [classGroups.tenantId, classGroups.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
+  ],
+);

@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import type { Config } from "../../config/index.js";
+import type { Db, Executor } from "../../db/client.js";
+import {
+  decoyPasswordHash,
+  hashPassword,
+  newOpaqueToken,
+  sha256Hex,
+  verifyPassword,
+} from "../../platform/auth/secrets.js";
+import { signAccessToken } from "../../platform/auth/session-tokens.js";
+import type { Role, Tenant } from "../../platform/auth/types.js";
+import { AppError } from "../../platform/errors/app-error.js";
+import { type LimiterFactory, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import * as repo from "./repo.js";
+
+export interface IssuedSession {
+  userId: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export async function setPassword(db: Executor, tenantId: string, userId: string, password: string): Promise<void> {
+  await repo.upsertPassword(db, tenantId, userId, await hashPassword(password));
+}
+
+async function issue(
+  db: Executor,
+  config: Config,
+  tenantId: string,
+  user: { id: string; email: string; role: string },
+  familyId: string,
+): Promise<IssuedSession> {
+  const refreshToken = newOpaqueToken();
+  await repo.insertRefreshToken(db, {
+    tenantId,
+    userId: user.id,
+    familyId,
+    tokenHash: sha256Hex(refreshToken),
+    ttlSeconds: config.auth.refreshTokenTtlSeconds,
+  });
+  const accessToken = await signAccessToken(
+    { sub: user.id, email: user.email, tenantId, role: user.role as Role },
+    config.auth.sessionSecret,
+    config.auth.accessTokenTtlSeconds,
+  );
+  return { userId: user.id, accessToken, refreshToken };
+}
+
+const invalidCredentials = () => new AppError("invalid_credentials");
+
+/**
+ * Failed logins are counted per (tenant, e-mail) and per IP; past either budget every attempt gets 429 until the
+ * window ends, whether or not the password is right, so guessing cannot continue.
+ */
+export async function login(
+  db: Db,
+  config: Config,
+  limiters: LimiterFactory,
+  tenant: Tenant,
+  ip: string,
+  email: string,
+  password: string,
+): Promise<IssuedSession> {
+  const window = config.auth.loginWindowSeconds;
+  const emailKey = `${tenant.id}:${email.toLowerCase()}`;
+  const [byEmail, byIp] = await Promise.all([
+    limiters.peek("login:email", emailKey, config.auth.loginMaxPerEmail, window),
+    limiters.peek("login:ip", ip, config.auth.loginMaxPerIp, window),
+  ]);
+  const blocked = [byEmail, byIp].filter((w) => !w.allowed);
+  if (blocked.length > 0) {
+    throw new AppError("rate_limit_exceeded", {
+      messageKey: "rate_limit_exceeded.login",
+      retryAfter: secondsUntil(Math.max(...blocked.map((w) => w.msBeforeNext))),
+    });
+  }
+  const candidate = await repo.findLoginCandidate(db, tenant.id, email);
+  // An unknown e-mail costs a full scrypt too, so timing does not tell which e-mails exist.
+  const ok = await verifyPassword(password, candidate?.passwordHash ?? (await decoyPasswordHash()));
+  if (!ok || candidate === undefined || candidate.status !== "active") {
+    await Promise.all([
+      limiters.consume("login:email", emailKey, config.auth.loginMaxPerEmail, window),
+      limiters.consume("login:ip", ip, config.auth.loginMaxPerIp, window),
+    ]);
+    throw invalidCredentials();
+  }
+  await limiters.reset("login:email", emailKey, config.auth.loginMaxPerEmail, window);
+  return db.transaction(async (tx) => {
+    await repo.recordLogin(tx, tenant.id, candidate.id);
+    return issue(tx, config, tenant.id, candidate, randomUUID());
+  });
+}
+
+/**
+ * Rotates a refresh token. Presenting one that was already rotated means it leaked (or a client raced itself):
+ * the whole family is revoked, so neither holder can continue.
+ */
+export async function refresh(db: Db, config: Config, tenantId: string, token: string | undefined): Promise<IssuedSession> {
+  if (token === undefined || token === "") throw new AppError("unauthorized");
+  const outcome = await db.transaction(async (tx) => {
+    const row = await repo.lockRefreshToken(tx, tenantId, sha256Hex(token));
+    if (row === undefined || row.revokedAt !== null || row.expired) return null;
+    if (row.replacedAt !== null) {
+      await repo.revokeFamily(tx, tenantId, row.familyId);
+      return null;
+    }
+    const user = await repo.findActiveUser(tx, tenantId, row.userId);
+    if (user === undefined) return null;
+    await repo.markReplaced(tx, tenantId, row.id);
+    return issue(tx, config, tenantId, user, row.familyId);
+  });
+  if (outcome === null) throw new AppError("unauthorized");
+  return outcome;
+}
+
+/** Ends the session family of the presented refresh token, if there is one. */
+export async function logout(db: Db, tenantId: string, token: string | undefined): Promise<void> {
+  if (token === undefined || token === "") return;
+  await db.transaction(async (tx) => {
+    const row = await repo.lockRefreshToken(tx, tenantId, sha256Hex(token));
+    if (row !== undefined) await repo.revokeFamily(tx, tenantId, row.familyId);
+  });
+}

@@ -1,0 +1,127 @@
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { users } from "../../db/schema/index.js";
+import type { AppContext } from "../context.js";
+import { AppError } from "../errors/app-error.js";
+import { consumeKeyBudget } from "../rate-limit/key-limits.js";
+import { secondsUntil } from "../rate-limit/limiter.js";
+import { holdsScope } from "../scopes/scopes.js";
+import { API_KEY_PATTERN } from "./secrets.js";
+import { ACCESS_COOKIE, verifyAccessToken } from "./session-tokens.js";
+import type { Principal, Role, RouteAccess, Tenant } from "./types.js";
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Every unusable credential gets the same answer, so none of them tells an attacker anything. */
+function unauthorized(): AppError {
+  return new AppError("unauthorized", { headers: { "www-authenticate": "Bearer" } });
+}
+
+/**
+ * The request pipeline before validation: tenant from Host → credentials → rate limit (keys) → scope or role.
+ * Runs as an onRequest hook, so nothing of an unauthorised request is parsed or validated.
+ */
+export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest("tenant", null);
+  app.decorateRequest("principal", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access.kind === "public") return;
+    const tenant = await ctx.tenants.resolve(request.headers.host);
+    if (tenant === null) throw new AppError("tenant_not_found");
+    request.tenant = tenant;
+    // Cookies ride along on cross-site requests; a JSON content type cannot be sent by a plain HTML form, so
+    // refusing every other one closes form-based CSRF even for requests without a body.
+    const contentType = request.headers["content-type"];
+    if (UNSAFE_METHODS.has(request.method) && contentType !== undefined && !isJson(contentType)) {
+      throw new AppError("unsupported_media_type");
+    }
+    if (access.kind === "tenant") return;
+    reply.header("cache-control", "no-store");
+    request.principal = await authenticate(ctx, request, reply, tenant, access);
+  });
+}
+
+async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tenant: Tenant,
+  access: Extract<RouteAccess, { kind: "authenticated" }>,
+): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const principal = await authenticateKey(ctx, request, tenant, authorization);
+    if (!access.auth.includes("key")) throw new AppError("session_required");
+    const outcome = await consumeKeyBudget(ctx.limiters, principal.key);
+    reply.header("x-ratelimit-limit", String(outcome.headers.limit));
+    reply.header("x-ratelimit-remaining", String(outcome.headers.remaining));
+    reply.header("x-ratelimit-reset", String(outcome.headers.reset));
+    if (!outcome.allowed) throw new AppError("rate_limit_exceeded", { retryAfter: outcome.retryAfter });
+    if (access.scope !== undefined && !holdsScope(principal.key.scopes, access.scope)) {
+      throw new AppError("insufficient_scope", {
+        params: { scope: access.scope },
+        details: [{ field: "scope", key: "field.missing_scope", params: { scope: access.scope } }],
+      });
+    }
+    ctx.apiKeys.touch(principal.key, (err) => request.log.warn({ err }, "could not record key use"));
+    return { kind: "key", tenantId: tenant.id, keyId: principal.key.id, scopes: principal.key.scopes };
+  }
+
+  const token = request.cookies[ACCESS_COOKIE];
+  if (token === undefined || token === "") throw await refuse(ctx, request);
+  const claims = await verifyAccessToken(token, ctx.config.auth.sessionSecret);
+  // A session belongs to one tenant: a valid token of tenant A on B's host is just as unusable as a forged one.
+  if (claims === null || claims.tenantId !== tenant.id) throw await refuse(ctx, request);
+  if (!access.auth.includes("session")) throw unauthorized();
+  // The role is read from the database on every request, so a demotion or removal takes effect at once.
+  const rows = await ctx.database.db
+    .select({ role: users.role, status: users.status, email: users.email })
+    .from(users)
+    .where(and(eq(users.tenantId, tenant.id), eq(users.id, claims.sub)))
+    .limit(1);
+  const user = rows[0];
+  if (user === undefined || user.status !== "active") throw unauthorized();
+  const role = user.role as Role;
+  if (access.roles !== undefined && !access.roles.includes(role)) {
+    const adminOnly = access.roles.length === 1 && access.roles[0] === "institution_admin";
+    throw new AppError("forbidden", adminOnly ? { messageKey: "forbidden.admin_required" } : {});
+  }
+  return { kind: "session", tenantId: tenant.id, userId: claims.sub, role, email: user.email };
+}
+
+export function isJson(contentType: string): boolean {
+  const mime = contentType.split(";")[0]?.trim().toLowerCase();
+  return mime === "application/json";
+}
+
+async function authenticateKey(ctx: AppContext, request: FastifyRequest, tenant: Tenant, authorization: string) {
+  const match = /^Bearer (\S+)$/.exec(authorization);
+  const secret = match?.[1];
+  if (secret === undefined || !API_KEY_PATTERN.test(secret)) throw await refuse(ctx, request);
+  await guardFloods(ctx, request);
+  const key = await ctx.apiKeys.find(tenant.id, secret);
+  if (key === null) throw await refuse(ctx, request);
+  return { key };
+}
+
+const BAD_CREDENTIALS = "badcred:ip";
+
+/** Unusable credentials are counted per IP; past the budget they get 429 instead of more lookups. */
+async function guardFloods(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
+  const state = await ctx.limiters.peek(BAD_CREDENTIALS, request.ip, limit, 60);
+  if (!state.allowed) {
+    throw new AppError("rate_limit_exceeded", { retryAfter: secondsUntil(state.msBeforeNext) });
+  }
+}
+
+async function refuse(ctx: AppContext, request: FastifyRequest): Promise<AppError> {
+  const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
+  const state = await ctx.limiters.consume(BAD_CREDENTIALS, request.ip, limit, 60);
+  if (!state.allowed) {
+    return new AppError("rate_limit_exceeded", { retryAfter: secondsUntil(state.msBeforeNext) });
+  }
+  return unauthorized();
+}

@@ -1,0 +1,23 @@
+/** Every error code of the contract, with the HTTP status it is always answered with. */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  subscription_inactive: 402,
+  forbidden: 403,
+  insufficient_scope: 403,
+  session_required: 403,
+  not_found: 404,
+  tenant_not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  student_limit_reached: 422,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  student_limit_unverifiable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

@@ -1,0 +1,99 @@
+import { Ajv, type ErrorObject, type Options } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FastifySchemaCompiler } from "fastify";
+import type { DetailKey } from "../errors/app-error.js";
+
+// ajv-formats is published as CommonJS with a default export property.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function makeAjv(options: Options): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    ...options,
+  });
+  addFormats(ajv, ["email", "uuid", "date-time", "uri", "date"]);
+  return ajv;
+}
+
+/**
+ * Bodies are taken as sent: no type coercion, and unknown fields are errors (the contract refuses them, which is
+ * also what stops mass assignment of `tenantId`, `id` or `createdAt`). Query strings and path parameters arrive
+ * as text, so they are coerced to the declared types.
+ */
+const bodyAjv = makeAjv({ coerceTypes: false });
+const textAjv = makeAjv({ coerceTypes: true });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === "body" ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+function joinPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split("/").filter((p) => p !== "");
+  if (child !== undefined) parts.push(child);
+  let out = "";
+  for (const p of parts) {
+    const unescaped = p.replace(/~1/g, "/").replace(/~0/g, "~");
+    out += /^\d+$/.test(unescaped) ? `[${unescaped}]` : out === "" ? unescaped : `.${unescaped}`;
+  }
+  return out;
+}
+
+function detailOf(e: ErrorObject): DetailKey {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required":
+      return { field: joinPath(e.instancePath, String(p.missingProperty)), key: "field.required" };
+    case "additionalProperties":
+      return { field: joinPath(e.instancePath, String(p.additionalProperty)), key: "field.unknown" };
+    case "type":
+      return { field: joinPath(e.instancePath), key: "field.type", params: { type: String(p.type) } };
+    case "format":
+      return { field: joinPath(e.instancePath), key: "field.format", params: { format: String(p.format) } };
+    case "minLength":
+      return { field: joinPath(e.instancePath), key: "field.min_length", params: { limit: Number(p.limit) } };
+    case "maxLength":
+      return { field: joinPath(e.instancePath), key: "field.max_length", params: { limit: Number(p.limit) } };
+    case "minimum":
+    case "exclusiveMinimum":
+      return { field: joinPath(e.instancePath), key: "field.minimum", params: { limit: Number(p.limit) } };
+    case "maximum":
+    case "exclusiveMaximum":
+      return { field: joinPath(e.instancePath), key: "field.maximum", params: { limit: Number(p.limit) } };
+    case "enum":
+      return {
+        field: joinPath(e.instancePath),
+        key: "field.enum",
+        params: { values: (p.allowedValues as unknown[]).map(String).join(", ") },
+      };
+    case "pattern":
+      return { field: joinPath(e.instancePath), key: "field.pattern" };
+    case "minItems":
+      return { field: joinPath(e.instancePath), key: "field.min_items", params: { limit: Number(p.limit) } };
+    case "maxItems":
+      return { field: joinPath(e.instancePath), key: "field.max_items", params: { limit: Number(p.limit) } };
+    case "uniqueItems":
+      return { field: joinPath(e.instancePath), key: "field.unique_items" };
+    case "minProperties":
+      return { field: joinPath(e.instancePath), key: "field.no_changes" };
+    default:
+      return { field: joinPath(e.instancePath), key: "field.invalid" };
+  }
+}
+
+/** One detail per field (the first reason found), in the order Ajv reported them. */
+export function detailsFromAjv(errors: readonly ErrorObject[], httpPart?: string): DetailKey[] {
+  const seen = new Set<string>();
+  const out: DetailKey[] = [];
+  for (const e of errors) {
+    const d = detailOf(e);
+    if (d.field === "" && httpPart === "body") d.field = "body";
+    if (seen.has(d.field)) continue;
+    seen.add(d.field);
+    out.push(d);
+  }
+  return out;
+}

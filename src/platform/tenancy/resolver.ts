@@ -1,0 +1,69 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { tenantDomains, tenants } from "../../db/schema/index.js";
+import type { Tenant } from "../auth/types.js";
+import { TtlCache } from "../http/ttl-cache.js";
+
+/** `acme.localhost:3000` → `acme`; null when the host is not a direct subdomain of the base domain. */
+export function slugFromHost(host: string, baseDomain: string): string | null {
+  const suffix = `.${baseDomain}`;
+  if (!host.endsWith(suffix)) return null;
+  const label = host.slice(0, -suffix.length);
+  return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null;
+}
+
+/** Lowercased host name without port; IPv6 literals keep their brackets. */
+export function normaliseHost(raw: string | undefined): string {
+  if (raw === undefined) return "";
+  const host = raw.trim().toLowerCase();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.lastIndexOf(":");
+  return (colon === -1 ? host : host.slice(0, colon)).replace(/\.$/, "");
+}
+
+/**
+ * Host → tenant, once per request. Answers (including "no tenant here") are cached for a few seconds so that a
+ * flood of requests to one host costs one query; a new custom domain or plan shows up within that time.
+ */
+export class TenantResolver {
+  private readonly cache: TtlCache<string, Tenant | null>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly baseDomain: string,
+    ttlMs = 5000,
+  ) {
+    this.cache = new TtlCache(ttlMs, 10_000);
+  }
+
+  async resolve(rawHost: string | undefined): Promise<Tenant | null> {
+    const host = normaliseHost(rawHost);
+    if (host === "") return null;
+    const cached = this.cache.get(host);
+    if (cached !== undefined) return cached;
+    const tenant = await this.lookup(host);
+    this.cache.set(host, tenant);
+    return tenant;
+  }
+
+  /** Forget cached answers, e.g. after a tenant's plan changed in this process. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async lookup(host: string): Promise<Tenant | null> {
+    const columns = { id: tenants.id, slug: tenants.slug, name: tenants.name, plan: tenants.plan };
+    const slug = slugFromHost(host, this.baseDomain);
+    if (slug !== null) {
+      const rows = await this.db.select(columns).from(tenants).where(eq(tenants.slug, slug)).limit(1);
+      return rows[0] ?? null;
+    }
+    const rows = await this.db
+      .select(columns)
+      .from(tenantDomains)
+      .innerJoin(tenants, eq(tenants.id, tenantDomains.tenantId))
+      .where(and(eq(tenantDomains.host, host), isNotNull(tenantDomains.verifiedAt)))
+      .limit(1);
+    return rows[0] ?? null;
+  }
+}
