@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,12 +79,59 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt it. A lock file
+ * holding the owner's pid turns that mistake into a clear error; a lock left by a dead process is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = join(dataDir, "pglite.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      return () => rmSync(lockFile, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(lockFile, "utf8"));
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirInUseError(dataDir, owner);
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new DataDirInUseError(dataDir, 0);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `the embedded database in ${dataDir} is in use by process ${pid}; PGlite serves one process at a time ` +
+        "(stop it first, or use DATABASE_URL)",
+    );
+  }
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
   const memory = dataDir === ":memory:";
   if (!memory) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(memory ? undefined : join(dataDir, "pglite"), {
-    extensions: { unaccent, pg_trgm, btree_gin },
-  });
+  const unlock = memory ? () => {} : lockDataDir(dataDir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create(memory ? undefined : join(dataDir, "pglite"), {
+      extensions: { unaccent, pg_trgm, btree_gin },
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   await client.exec("SET TIME ZONE 'UTC'");
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
@@ -98,6 +145,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async close() {
       await client.close();
+      unlock();
     },
   };
 }

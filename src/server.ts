@@ -1,0 +1,55 @@
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config/index.js";
+import { DataDirInUseError, openDatabase } from "./db/client.js";
+import { createContext } from "./platform/context.js";
+import { startWorker } from "./worker/runner.js";
+
+/** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: config.db.poolSize });
+  await database.migrate();
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  const worker = config.worker ? startWorker(ctx, app.log) : undefined;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    // Stop taking work, let in-flight requests finish, then release the database and Redis.
+    const timer = setTimeout(() => {
+      app.log.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    try {
+      await worker?.stop();
+      await app.close();
+      await ctx.limiters.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "error during shutdown");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { database: database.kind, rateLimitStore: ctx.limiters.store, worker: config.worker },
+    `Aula API on http://${config.host}:${config.port} (tenants at <slug>.${config.baseDomain}:${config.port})`,
+  );
+}
+
+main().catch((err: unknown) => {
+  if ((err instanceof ConfigError || err instanceof DataDirInUseError)) {
+    console.error(`configuration error: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});
