@@ -3,6 +3,7 @@ import cookie from "@fastify/cookie";
 import scalar from "@scalar/fastify-api-reference";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { registerAuthPipeline } from "./platform/auth/pipeline.js";
+import type { RouteAccess } from "./platform/auth/types.js";
 import type { AppContext } from "./platform/context.js";
 import { isCorsPath, registerCors } from "./platform/cors/cors.js";
 import { AppError } from "./platform/errors/app-error.js";
@@ -38,12 +39,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.removeContentTypeParser("text/plain");
 
   // Every route must say who may call it; /api routes must do so explicitly.
+  app.decorate("routeDeclarations", []);
   app.addHook("onRoute", (route) => {
     route.config ??= {};
-    const config = route.config as { access?: unknown };
+    const config = route.config as { access?: RouteAccess };
     if (config.access === undefined) {
       if (route.url.startsWith("/api/")) throw new Error(`route ${route.method} ${route.url} declares no access`);
       config.access = { kind: "public" };
+    }
+    if (config.access.kind === "authenticated" && config.access.auth.includes("key") && !config.access.scope) {
+      throw new Error(`route ${route.method} ${route.url} accepts API keys but declares no scope`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== "HEAD") app.routeDeclarations.push({ method, url: route.url, access: config.access });
     }
   });
 

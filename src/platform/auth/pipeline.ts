@@ -96,7 +96,12 @@ export function isJson(contentType: string): boolean {
   return mime === "application/json";
 }
 
-async function authenticateKey(ctx: AppContext, request: FastifyRequest, tenant: Tenant, authorization: string) {
+async function authenticateKey(
+  ctx: AppContext,
+  request: FastifyRequest,
+  tenant: Tenant,
+  authorization: string,
+) {
   const match = /^Bearer (\S+)$/.exec(authorization);
   const secret = match?.[1];
   if (secret === undefined || !API_KEY_PATTERN.test(secret)) throw await refuse(ctx, request);

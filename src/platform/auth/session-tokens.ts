@@ -12,7 +12,11 @@ export interface AccessClaims {
 }
 
 /** Supabase-shaped access token: `role: "authenticated"`, the tenant and app role under `app_metadata`. */
-export async function signAccessToken(claims: AccessClaims, secret: Uint8Array, ttlSeconds: number): Promise<string> {
+export async function signAccessToken(
+  claims: AccessClaims,
+  secret: Uint8Array,
+  ttlSeconds: number,
+): Promise<string> {
   return new SignJWT({
     email: claims.email,
     role: "authenticated",
@@ -31,7 +35,10 @@ export async function signAccessToken(claims: AccessClaims, secret: Uint8Array, 
  */
 export async function verifyAccessToken(token: string, secret: Uint8Array): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ["HS256"],
+      requiredClaims: ["sub", "exp"],
+    });
     const meta = payload.app_metadata as { tenantId?: unknown; role?: unknown } | undefined;
     if (
       typeof payload.sub !== "string" ||

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { detailsFromAjv } from "../http/validation.js";
 import { negotiateLocale } from "../i18n/negotiate.js";
 import { translate } from "../i18n/translate.js";
-import { detailsFromAjv } from "../http/validation.js";
 import { AppError } from "./app-error.js";
 import type { ErrorCode } from "./codes.js";
 
@@ -63,7 +63,10 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, appErr
     message: translate(locale, appError.messageKey, params),
   };
   if (appError.details !== undefined) {
-    body.details = appError.details.map((d) => ({ field: d.field, message: translate(locale, d.key, d.params) }));
+    body.details = appError.details.map((d) => ({
+      field: d.field,
+      message: translate(locale, d.key, d.params),
+    }));
   }
   if (appError.retryAfter !== undefined) {
     body.retryAfter = appError.retryAfter;

@@ -2,7 +2,10 @@ import { type Static, Type } from "typebox";
 import { notFound } from "../errors/app-error.js";
 
 /** A string enum that documents as `{type: string, enum: [...]}` and fails validation with one clear detail. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) {
   return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
 }
 

@@ -21,14 +21,20 @@ const ErrorSchema: Record<string, unknown> = {
   },
 };
 
-function describeAccess(access: RouteAccess | undefined): { security?: Record<string, string[]>[]; note: string } {
+function describeAccess(access: RouteAccess | undefined): {
+  security?: Record<string, string[]>[];
+  note: string;
+} {
   if (access === undefined || access.kind === "public") return { security: [], note: "No authentication." };
-  if (access.kind === "tenant") return { security: [], note: "No credentials; the tenant comes from the Host." };
+  if (access.kind === "tenant")
+    return { security: [], note: "No credentials; the tenant comes from the Host." };
   const security: Record<string, string[]>[] = [];
   if (access.auth.includes("key")) security.push({ apiKey: access.scope ? [access.scope] : [] });
   if (access.auth.includes("session")) security.push({ session: [] });
   const parts = [
-    access.auth.includes("key") ? `API key with scope \`${access.scope}\`` : "Session only (API keys get 403)",
+    access.auth.includes("key")
+      ? `API key with scope \`${access.scope}\``
+      : "Session only (API keys get 403)",
   ];
   if (access.auth.includes("key") && access.auth.includes("session")) parts.push("or a session");
   if (access.roles) parts.push(`session roles: ${access.roles.map((r) => `\`${r}\``).join(", ")}`);

@@ -35,7 +35,8 @@ export async function consumeKeyBudget(limiters: LimiterFactory, key: ActiveKey)
   ]);
   const tighter = pickTighter(hour, minute);
   const refusing = [hour, minute].filter((w) => !w.allowed);
-  const retryAfter = refusing.length === 0 ? 0 : secondsUntil(Math.max(...refusing.map((w) => w.msBeforeNext)));
+  const retryAfter =
+    refusing.length === 0 ? 0 : secondsUntil(Math.max(...refusing.map((w) => w.msBeforeNext)));
   return {
     allowed: refusing.length === 0,
     headers: {

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tenantDomains } from "../../db/schema/index.js";
+import {
+  bearer,
+  type Harness,
+  json,
+  makeKey,
+  makeTenant,
+  startHarness,
+  type TestTenant,
+} from "../../test-support/harness.js";
+import { normaliseHost, slugFromHost } from "./resolver.js";
+
+describe("host parsing", () => {
+  it.each([
+    ["acme.localhost:3000", "acme"],
+    ["ACME.LocalHost", "acme"],
+    ["acme.localhost.", "acme"],
+    ["a.b.localhost", null],
+    ["localhost", null],
+    ["acme.localhost.evil.com", null],
+    ["-x.localhost", null],
+  ])("%s → %s", (host, slug) => {
+    expect(slugFromHost(normaliseHost(host), "localhost")).toBe(slug);
+  });
+});
+
+describe("tenant resolution", () => {
+  let h: Harness;
+  let a: TestTenant;
+  let b: TestTenant;
+  let keyA: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    a = await makeTenant(h);
+    b = await makeTenant(h);
+    keyA = await makeKey(h, a, []);
+  });
+  afterAll(() => h.close());
+
+  it("answers 404 tenant_not_found for a host that serves no tenant", async () => {
+    for (const host of ["nobody.localhost", "localhost", "example.com", `${a.slug}.other.test`]) {
+      const res = await h.inject({
+        method: "GET",
+        url: "/api/institution/courses",
+        headers: { host, ...bearer(keyA) },
+      });
+      expect(res.statusCode, host).toBe(404);
+      expect(res.json().error).toBe("tenant_not_found");
+    }
+  });
+
+  it("serves a tenant on a verified custom domain only", async () => {
+    await h.database.db.insert(tenantDomains).values([
+      {
+        tenantId: a.id,
+        host: `learn.${a.slug}.example`,
+        verificationToken: "t1",
+        verifiedAt: new Date().toISOString(),
+      },
+      { tenantId: a.id, host: `pending.${a.slug}.example`, verificationToken: "t2" },
+    ]);
+    const verified = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: `learn.${a.slug}.example:443`, ...bearer(keyA) },
+    });
+    expect(verified.statusCode).toBe(200);
+    const pending = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: `pending.${a.slug}.example`, ...bearer(keyA) },
+    });
+    expect(pending.statusCode).toBe(404);
+    expect(pending.json().error).toBe("tenant_not_found");
+  });
+
+  it("ignores tenant hints in headers and the query, and refuses one in the body", async () => {
+    const created = await h.inject({
+      method: "POST",
+      url: `/api/institution/courses?tenantId=${b.id}`,
+      headers: { host: a.host, ...json, ...bearer(keyA), "x-tenant-id": b.id },
+      payload: { title: "Where am I?" },
+    });
+    expect(created.statusCode).toBe(201);
+    const inA = await h.inject({
+      method: "GET",
+      url: `/api/institution/courses/${created.json().id}`,
+      headers: { host: a.host, ...bearer(keyA) },
+    });
+    expect(inA.statusCode).toBe(200);
+    const keyB = await makeKey(h, b, []);
+    const inB = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: b.host, ...bearer(keyB) },
+    });
+    expect(inB.json().pagination.total).toBe(0);
+    const inBody = await h.inject({
+      method: "POST",
+      url: "/api/institution/courses",
+      headers: { host: a.host, ...json, ...bearer(keyA) },
+      payload: { title: "x", tenantId: b.id },
+    });
+    expect(inBody.statusCode).toBe(400);
+    expect(inBody.json().details).toEqual([{ field: "tenantId", message: "Este campo não é permitido." }]);
+  });
+});

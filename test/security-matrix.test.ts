@@ -1,0 +1,243 @@
+/**
+ * The shared security matrix (SECURITY.md API1, API2, API5), generated from the app's own route table: every
+ * route that takes credentials is called with no credentials, a malformed key, a revoked key, another tenant's
+ * key, a key without its scope, a key where only sessions are accepted, sessions of each role, and another
+ * tenant's object id. A new route is covered the day it is registered; one without a fixture fails here.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, revokeApiKey } from "../src/modules/api-keys/service.js";
+import { createCourse } from "../src/modules/courses/service.js";
+import { ROLES, type Role, type RouteAccess } from "../src/platform/auth/types.js";
+import { SCOPES } from "../src/platform/scopes/scopes.js";
+import {
+  bearer,
+  type Harness,
+  makeKey,
+  makeTenant,
+  makeUser,
+  roleCookie,
+  startHarness,
+  type TestTenant,
+} from "../src/test-support/harness.js";
+
+type Authenticated = Extract<RouteAccess, { kind: "authenticated" }>;
+
+/** For each route with a body or an :id: a valid body, and how to make an object of the given tenant. */
+interface Fixture {
+  body?: Record<string, unknown>;
+  makeObject?: (h: Harness, tenant: TestTenant) => Promise<string>;
+}
+
+const course = async (h: Harness, t: TestTenant) =>
+  (await createCourse(h.database.db, t.id, { title: "Fixture" })).id;
+const user = async (h: Harness, t: TestTenant) => (await makeUser(h, t, "teacher")).id;
+const apiKey = async (h: Harness, t: TestTenant) =>
+  (await createApiKey(h.database.db, t.id, null, { name: "fixture", scopes: [], rateTier: "standard" })).id;
+
+const FIXTURES: Record<string, Fixture> = {
+  "GET /api/institution/courses": {},
+  "POST /api/institution/courses": { body: { title: "Matrix" } },
+  "GET /api/institution/courses/:id": { makeObject: course },
+  "PATCH /api/institution/courses/:id": { body: { title: "Renamed" }, makeObject: course },
+  "DELETE /api/institution/courses/:id": { makeObject: course },
+  "GET /api/institution/users": {},
+  "POST /api/institution/users": {
+    body: { name: "Matrix", email: `${randomUUID()}@matrix.test`, role: "teacher" },
+  },
+  "GET /api/institution/users/:id": { makeObject: user },
+  "PATCH /api/institution/users/:id": { body: { name: "Renamed" }, makeObject: user },
+  "DELETE /api/institution/users/:id": { makeObject: user },
+  "GET /api/institution/api-keys": {},
+  "POST /api/institution/api-keys": { body: { name: "m", scopes: [], rateTier: "standard" } },
+  "DELETE /api/institution/api-keys/:id": { makeObject: apiKey },
+};
+
+let h: Harness;
+let a: TestTenant;
+let b: TestTenant;
+let fullKeyA: string;
+let revokedKeyA: string;
+let keyB: string;
+const sessions = {} as Record<Role, string>;
+let routes: { method: string; url: string; access: Authenticated }[];
+
+beforeAll(async () => {
+  // The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test.
+  h = await startHarness({ BAD_CREDENTIALS_PER_IP_PER_MINUTE: "100000" });
+  a = await makeTenant(h, "Alpha School");
+  b = await makeTenant(h, "Beta University");
+  fullKeyA = await makeKey(h, a, []);
+  revokedKeyA = await makeKey(h, a, []);
+  const revoked = await createApiKey(h.database.db, a.id, null, {
+    name: "to revoke",
+    scopes: [],
+    rateTier: "standard",
+  });
+  await revokeApiKey(h.database.db, a.id, revoked.id);
+  revokedKeyA = revoked.secret;
+  keyB = await makeKey(h, b, []);
+  for (const role of ROLES) sessions[role] = await roleCookie(h, a, role);
+  routes = h.app.routeDeclarations
+    .filter(
+      (r): r is { method: string; url: string; access: Authenticated } => r.access.kind === "authenticated",
+    )
+    .sort((x, y) => `${x.url} ${x.method}`.localeCompare(`${y.url} ${y.method}`));
+});
+afterAll(() => h.close());
+
+function call(
+  route: { method: string; url: string },
+  headers: Record<string, string>,
+  id: string = randomUUID(),
+) {
+  const fixture = FIXTURES[`${route.method} ${route.url.split("?")[0]}`];
+  const withBody = fixture?.body !== undefined;
+  return h.inject({
+    method: route.method as "GET",
+    url: route.url.replace(":id", id),
+    headers: { host: a.host, ...(withBody ? { "content-type": "application/json" } : {}), ...headers },
+    ...(withBody ? { payload: fixture?.body } : {}),
+  });
+}
+
+describe("the route table", () => {
+  it("declares access for every /api route, a scope for every route that takes keys, and has a fixture for each", () => {
+    expect(routes.length).toBeGreaterThan(0);
+    for (const r of routes) {
+      expect(FIXTURES[`${r.method} ${r.url}`], `no fixture for ${r.method} ${r.url}`).toBeDefined();
+      if (r.access.auth.includes("key")) expect(r.access.scope, `${r.method} ${r.url}`).toBeDefined();
+    }
+    for (const r of h.app.routeDeclarations.filter((d) => d.url.startsWith("/api/"))) {
+      expect(r.access, `${r.method} ${r.url}`).toBeDefined();
+    }
+  });
+
+  it("uses only the contract's 35 scopes", () => {
+    expect(SCOPES).toHaveLength(35);
+    for (const r of routes) if (r.access.scope) expect(SCOPES).toContain(r.access.scope);
+  });
+});
+
+describe("unusable credentials", () => {
+  it("answer 401 unauthorized with WWW-Authenticate: Bearer and one identical body, on every route", async () => {
+    for (const route of routes) {
+      const bodies = new Set<string>();
+      const variants: Record<string, string>[] = [
+        {},
+        { authorization: "Bearer mia_xyz" },
+        { authorization: "Bearer" },
+        { authorization: "Basic YWRtaW46YWRtaW4=" },
+        { authorization: `Bearer mia_${"0".repeat(40)}` },
+        bearer(revokedKeyA),
+        bearer(keyB),
+        { cookie: "sb-access-token=not.a.jwt" },
+      ];
+      for (const headers of variants) {
+        const res = await call(route, { ...headers, "accept-language": "en-US" });
+        expect(res.statusCode, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.headers["www-authenticate"]).toBe("Bearer");
+        bodies.add(res.body);
+      }
+      expect([...bodies], `${route.method} ${route.url}`).toEqual([
+        JSON.stringify({ error: "unauthorized", message: "Authentication is missing or invalid." }),
+      ]);
+    }
+  });
+
+  it("are refused when sent as a query parameter or a cookie", async () => {
+    for (const route of routes) {
+      const query = await call({ method: route.method, url: `${route.url}?api_key=${fullKeyA}` }, {});
+      expect(query.statusCode).toBe(401);
+      const cookie = await call(route, { cookie: `api_key=${fullKeyA}` });
+      expect(cookie.statusCode).toBe(401);
+    }
+  });
+});
+
+describe("scopes and route kinds", () => {
+  it("answer 403 insufficient_scope naming the scope to a key without it, and let the scope through", async () => {
+    for (const route of routes.filter((r) => r.access.auth.includes("key"))) {
+      const scope = route.access.scope as string;
+      const others = SCOPES.filter((s) => s !== scope);
+      const without = await makeKey(h, a, others);
+      const res = await call(route, bearer(without));
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json().error).toBe("insufficient_scope");
+      expect(res.json().details).toEqual([{ field: "scope", message: expect.stringContaining(scope) }]);
+      const withIt = await makeKey(h, a, [scope]);
+      const allowed = await call(route, bearer(withIt));
+      expect([401, 403], `${route.method} ${route.url}`).not.toContain(allowed.statusCode);
+    }
+  });
+
+  it("answer 403 session_required to a valid key on a session-only route", async () => {
+    const sessionOnly = routes.filter((r) => !r.access.auth.includes("key"));
+    expect(sessionOnly.length).toBeGreaterThan(0);
+    for (const route of sessionOnly) {
+      const res = await call(route, bearer(fullKeyA));
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json().error).toBe("session_required");
+    }
+  });
+
+  it("answer 403 forbidden to session roles the route does not admit, and admit the others", async () => {
+    for (const route of routes.filter((r) => r.access.auth.includes("session"))) {
+      for (const role of ROLES) {
+        const res = await call(route, { cookie: sessions[role] });
+        const admitted = route.access.roles === undefined || route.access.roles.includes(role);
+        if (admitted) {
+          expect([401, 403], `${route.method} ${route.url} as ${role}`).not.toContain(res.statusCode);
+        } else {
+          expect(res.statusCode, `${route.method} ${route.url} as ${role}`).toBe(403);
+          expect(res.json().error).toBe("forbidden");
+        }
+      }
+    }
+  });
+});
+
+describe("another tenant's objects", () => {
+  it("are 404 on every :id route, with the same body as an unknown id, and stay unchanged", async () => {
+    for (const route of routes.filter((r) => r.url.includes(":id"))) {
+      const fixture = FIXTURES[`${route.method} ${route.url}`];
+      expect(fixture?.makeObject, `${route.method} ${route.url}`).toBeDefined();
+      const foreignId = await (fixture?.makeObject as NonNullable<Fixture["makeObject"]>)(h, b);
+      const credentials = route.access.auth.includes("key")
+        ? bearer(fullKeyA)
+        : { cookie: sessions.institution_admin };
+      const foreign = await call(route, credentials, foreignId);
+      const unknown = await call(route, credentials, randomUUID());
+      expect(foreign.statusCode, `${route.method} ${route.url}`).toBe(404);
+      expect(foreign.body).toBe(unknown.body);
+      expect(foreign.body).not.toContain(b.id);
+      expect(foreign.body).not.toContain(b.slug);
+      expect(foreign.body).not.toContain("Beta");
+    }
+    // B's objects are all still there and reachable by B.
+    const list = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: b.host, ...bearer(keyB) },
+    });
+    expect(list.json().pagination.total).toBeGreaterThanOrEqual(3);
+  });
+
+  it("never appear in A's lists", async () => {
+    for (const route of routes.filter((r) => r.method === "GET" && !r.url.includes(":id"))) {
+      const credentials = route.access.auth.includes("key")
+        ? bearer(fullKeyA)
+        : { cookie: sessions.institution_admin };
+      const mine = await call(route, credentials);
+      const theirs = await h.inject({
+        method: "GET",
+        url: route.url,
+        headers: { host: b.host, ...bearer(keyB) },
+      });
+      expect(mine.statusCode).toBe(200);
+      const myIds = new Set(mine.json().data.map((x: { id: string }) => x.id));
+      for (const item of theirs.json().data)
+        expect(myIds.has(item.id), `${route.url} leaks ${item.id}`).toBe(false);
+    }
+  });
+});
