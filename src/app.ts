@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import scalar from "@scalar/fastify-api-reference";
 import Fastify, { type FastifyServerOptions } from "fastify";
+import { registerModules } from "./modules/index.js";
 import { registerAuthPipeline } from "./platform/auth/pipeline.js";
 import type { RouteAccess } from "./platform/auth/types.js";
 import type { AppContext } from "./platform/context.js";
@@ -11,7 +12,6 @@ import { registerErrorHandling, renderError } from "./platform/errors/handler.js
 import type { App } from "./platform/http/types.js";
 import { validatorCompiler } from "./platform/http/validation.js";
 import { registerOpenApi } from "./platform/openapi/openapi.js";
-import { registerModules } from "./modules/index.js";
 
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
@@ -44,10 +44,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     route.config ??= {};
     const config = route.config as { access?: RouteAccess };
     if (config.access === undefined) {
-      if (route.url.startsWith("/api/")) throw new Error(`route ${route.method} ${route.url} declares no access`);
+      if (route.url.startsWith("/api/"))
+        throw new Error(`route ${route.method} ${route.url} declares no access`);
       config.access = { kind: "public" };
     }
-    if (config.access.kind === "authenticated" && config.access.auth.includes("key") && !config.access.scope) {
+    if (
+      config.access.kind === "authenticated" &&
+      config.access.auth.includes("key") &&
+      !config.access.scope
+    ) {
       throw new Error(`route ${route.method} ${route.url} accepts API keys but declares no scope`);
     }
     for (const method of [route.method].flat()) {

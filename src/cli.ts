@@ -7,10 +7,12 @@ import { translate } from "./platform/i18n/translate.js";
 runCli(process.argv.slice(2), { env: process.env, out: (line) => console.log(line) }).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError || (err instanceof ConfigError || err instanceof DataDirInUseError)) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirInUseError) {
       console.error(`error: ${err.message}\n\nRun with --help for usage.`);
     } else if (err instanceof AppError) {
-      const details = (err.details ?? []).map((d) => `\n  ${d.field}: ${translate("en-US", d.key, d.params)}`).join("");
+      const details = (err.details ?? [])
+        .map((d) => `\n  ${d.field}: ${translate("en-US", d.key, d.params)}`)
+        .join("");
       console.error(`error: ${translate("en-US", err.messageKey, err.params)}${details}`);
     } else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       console.error(`error: ${err.message}\n\nRun with --help for usage.`);

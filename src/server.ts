@@ -7,7 +7,11 @@ import { startWorker } from "./worker/runner.js";
 /** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: config.db.poolSize });
+  const database = await openDatabase({
+    url: config.db.url,
+    dataDir: config.db.dataDir,
+    poolSize: config.db.poolSize,
+  });
   await database.migrate();
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
@@ -46,7 +50,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if ((err instanceof ConfigError || err instanceof DataDirInUseError)) {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
     console.error(`configuration error: ${err.message}`);
   } else {
     console.error(err);

@@ -13,7 +13,11 @@ async function main(): Promise<void> {
     );
   }
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: config.db.poolSize });
+  const database = await openDatabase({
+    url: config.db.url,
+    dataDir: config.db.dataDir,
+    poolSize: config.db.poolSize,
+  });
   await database.migrate();
   const ctx = createContext(config, database);
   const worker = startWorker(ctx, log);
@@ -28,6 +32,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error((err instanceof ConfigError || err instanceof DataDirInUseError) ? `configuration error: ${err.message}` : err);
+  console.error(
+    err instanceof ConfigError || err instanceof DataDirInUseError
+      ? `configuration error: ${err.message}`
+      : err,
+  );
   process.exit(1);
 });

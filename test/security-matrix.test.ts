@@ -200,9 +200,9 @@ describe("scopes and route kinds", () => {
 describe("another tenant's objects", () => {
   it("are 404 on every :id route, with the same body as an unknown id, and stay unchanged", async () => {
     for (const route of routes.filter((r) => r.url.includes(":id"))) {
-      const fixture = FIXTURES[`${route.method} ${route.url}`];
-      expect(fixture?.makeObject, `${route.method} ${route.url}`).toBeDefined();
-      const foreignId = await (fixture?.makeObject as NonNullable<Fixture["makeObject"]>)(h, b);
+      const makeObject = FIXTURES[`${route.method} ${route.url}`]?.makeObject;
+      if (makeObject === undefined) throw new Error(`no object fixture for ${route.method} ${route.url}`);
+      const foreignId = await makeObject(h, b);
       const credentials = route.access.auth.includes("key")
         ? bearer(fullKeyA)
         : { cookie: sessions.institution_admin };

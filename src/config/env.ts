@@ -20,7 +20,8 @@ export function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return n;
 }
 

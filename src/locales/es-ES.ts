@@ -15,6 +15,7 @@ export const esES: Catalogue = {
   tenant_not_found: "No hay ninguna institución en esta dirección.",
   conflict: "La solicitud entra en conflicto con el estado actual del recurso.",
   "conflict.email_taken": "Ya existe un usuario con este correo electrónico en esta institución.",
+  "conflict.last_admin": "La institución debe conservar al menos un administrador activo.",
   payload_too_large: "El cuerpo de la solicitud es demasiado grande.",
   unsupported_media_type: "Envía el cuerpo de la solicitud como application/json.",
   student_limit_reached: "Se ha alcanzado el límite de {limit} estudiantes del plan.",

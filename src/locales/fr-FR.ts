@@ -15,6 +15,7 @@ export const frFR: Catalogue = {
   tenant_not_found: "Aucun établissement n’est servi à cette adresse.",
   conflict: "La requête est en conflit avec l’état actuel de la ressource.",
   "conflict.email_taken": "Un utilisateur avec cette adresse e-mail existe déjà dans cet établissement.",
+  "conflict.last_admin": "L’établissement doit conserver au moins un administrateur actif.",
   payload_too_large: "Le corps de la requête est trop volumineux.",
   unsupported_media_type: "Envoyez le corps de la requête au format application/json.",
   student_limit_reached: "La limite de {limit} apprenants prévue par l’offre est atteinte.",

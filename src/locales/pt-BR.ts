@@ -5,7 +5,8 @@ export const ptBR: Catalogue = {
   invalid_json: "O corpo da requisição não é um JSON válido.",
   unauthorized: "A autenticação está ausente ou é inválida.",
   invalid_credentials: "E-mail ou senha incorretos.",
-  subscription_inactive: "A assinatura desta instituição está inativa. Atualize o pagamento para restabelecer o acesso.",
+  subscription_inactive:
+    "A assinatura desta instituição está inativa. Atualize o pagamento para restabelecer o acesso.",
   forbidden: "Você não tem permissão para fazer isso.",
   "forbidden.admin_required": "Somente um administrador da instituição pode fazer isso.",
   insufficient_scope: "Esta chave de API não tem o escopo exigido aqui: {scope}.",
@@ -14,6 +15,7 @@ export const ptBR: Catalogue = {
   tenant_not_found: "Nenhuma instituição é atendida neste endereço.",
   conflict: "A requisição entra em conflito com o estado atual do recurso.",
   "conflict.email_taken": "Já existe um usuário com este e-mail nesta instituição.",
+  "conflict.last_admin": "A instituição precisa manter pelo menos um administrador ativo.",
   payload_too_large: "O corpo da requisição é grande demais.",
   unsupported_media_type: "Envie o corpo da requisição como application/json.",
   student_limit_reached: "O limite de {limit} alunos do plano foi atingido.",

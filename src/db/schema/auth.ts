@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { tenants } from "./tenancy.js";
 import { users } from "./users.js";
@@ -25,7 +34,9 @@ export const refreshTokens = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("refresh_tokens_hash_key").on(t.tenantId, t.tokenHash),
     index("refresh_tokens_family_idx").on(t.tenantId, t.familyId),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );
 

@@ -40,7 +40,9 @@ export const passwordCredentials = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId] }),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );
 
@@ -68,9 +70,12 @@ export const classGroupMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.classGroupId, t.userId] }),
     index("class_group_members_user_idx").on(t.tenantId, t.userId),
-    foreignKey({ columns: [t.tenantId, t.classGroupId], foreignColumns: [classGroups.tenantId, classGroups.id] }).onDelete(
+    foreignKey({
+      columns: [t.tenantId, t.classGroupId],
+      foreignColumns: [classGroups.tenantId, classGroups.id],
+    }).onDelete("cascade"),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
       "cascade",
     ),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
   ],
 );

@@ -66,7 +66,11 @@ export async function countCourses(db: Executor, tenantId: string, filter: Cours
   return rows[0]?.n ?? 0;
 }
 
-export async function findCourse(db: Executor, tenantId: string, id: string): Promise<CourseRecord | undefined> {
+export async function findCourse(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<CourseRecord | undefined> {
   const rows = await db
     .select(columns)
     .from(courses)
@@ -74,10 +78,19 @@ export async function findCourse(db: Executor, tenantId: string, id: string): Pr
   return rows[0] as CourseRecord | undefined;
 }
 
-export async function insertCourse(db: Executor, tenantId: string, input: CreateCourseInput): Promise<CourseRecord> {
+export async function insertCourse(
+  db: Executor,
+  tenantId: string,
+  input: CreateCourseInput,
+): Promise<CourseRecord> {
   const rows = await db
     .insert(courses)
-    .values({ tenantId, title: input.title, description: input.description ?? null, status: input.status ?? "draft" })
+    .values({
+      tenantId,
+      title: input.title,
+      description: input.description ?? null,
+      status: input.status ?? "draft",
+    })
     .returning(columns);
   return rows[0] as CourseRecord;
 }

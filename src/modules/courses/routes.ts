@@ -1,6 +1,6 @@
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
 import { tenantOf } from "../../platform/auth/request.js";
+import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { Course, CoursePage, CreateCourseBody, ListCoursesQuery, UpdateCourseBody } from "./schemas.js";
@@ -47,7 +47,10 @@ export function courseRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     "/api/institution/courses/:id",
-    { config: { access: read }, schema: { tags, summary: "Get a course", params: IdParams, response: { 200: Course } } },
+    {
+      config: { access: read },
+      schema: { tags, summary: "Get a course", params: IdParams, response: { 200: Course } },
+    },
     (request) => service.getCourse(db, tenantOf(request).id, requireUuid(request.params.id)),
   );
 
@@ -55,7 +58,13 @@ export function courseRoutes(app: App, ctx: AppContext): void {
     "/api/institution/courses/:id",
     {
       config: { access: write },
-      schema: { tags, summary: "Update a course", params: IdParams, body: UpdateCourseBody, response: { 200: Course } },
+      schema: {
+        tags,
+        summary: "Update a course",
+        params: IdParams,
+        body: UpdateCourseBody,
+        response: { 200: Course },
+      },
     },
     (request) => service.updateCourse(db, tenantOf(request).id, requireUuid(request.params.id), request.body),
   );

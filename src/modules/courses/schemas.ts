@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 
 export const COURSE_STATUSES = ["draft", "published", "archived"] as const;
 export type CourseStatus = (typeof COURSE_STATUSES)[number];
@@ -45,7 +45,11 @@ export const ListCoursesQuery = Type.Object(
   {
     ...PageQuery,
     search: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Matches title and description, ignoring case and accents." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Matches title and description, ignoring case and accents.",
+      }),
     ),
     status: Type.Optional(StringEnum(COURSE_STATUSES)),
   },

@@ -20,7 +20,11 @@ export async function getCourse(db: Executor, tenantId: string, id: string): Pro
   return course;
 }
 
-export function createCourse(db: Executor, tenantId: string, input: CreateCourseInput): Promise<CourseRecord> {
+export function createCourse(
+  db: Executor,
+  tenantId: string,
+  input: CreateCourseInput,
+): Promise<CourseRecord> {
   return repo.insertCourse(db, tenantId, input);
 }
 

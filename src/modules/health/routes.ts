@@ -8,7 +8,10 @@ const Status = Type.Object({ status: Type.String() }, { additionalProperties: fa
 export function healthRoutes(app: App, ctx: AppContext): void {
   app.get(
     "/healthz",
-    { config: { access: { kind: "public" } }, schema: { tags: ["health"], summary: "Process is up", response: { 200: Status } } },
+    {
+      config: { access: { kind: "public" } },
+      schema: { tags: ["health"], summary: "Process is up", response: { 200: Status } },
+    },
     async () => ({ status: "ok" }),
   );
   app.get(

@@ -46,11 +46,17 @@ export async function createTenant(db: Db, plans: PlanConfig, input: NewTenant):
         throw err;
       });
     const tenantId = (rows[0] as { id: string }).id;
-    const admin = await createUser(tx, plans, tenantId, { kind: "system" }, {
-      name: input.adminName ?? input.name,
-      email: input.adminEmail,
-      role: "institution_admin",
-    });
+    const admin = await createUser(
+      tx,
+      plans,
+      tenantId,
+      { kind: "system" },
+      {
+        name: input.adminName ?? input.name,
+        email: input.adminEmail,
+        role: "institution_admin",
+      },
+    );
     await setPassword(tx, tenantId, admin.id, input.adminPassword);
     return { tenantId, slug, adminUserId: admin.id };
   });

@@ -31,7 +31,8 @@ export interface UserFilter {
 function where(tenantId: string, filter: UserFilter): SQL {
   const conditions: SQL[] = [eq(users.tenantId, tenantId)];
   if (filter.role !== undefined) conditions.push(eq(users.role, filter.role));
-  if (filter.search !== undefined) conditions.push(sql`${searchable} LIKE aula_fold(${likeContains(filter.search)})`);
+  if (filter.search !== undefined)
+    conditions.push(sql`${searchable} LIKE aula_fold(${likeContains(filter.search)})`);
   return and(...conditions) as SQL;
 }
 
@@ -73,11 +74,19 @@ export async function findUser(db: Executor, tenantId: string, id: string): Prom
 
 /** Locks the tenant row: concurrent student creations of one tenant take turns, so none overshoots the limit. */
 export async function lockTenantPlan(db: Executor, tenantId: string): Promise<string | undefined> {
-  const rows = await db.select({ plan: tenants.plan }).from(tenants).where(eq(tenants.id, tenantId)).for("update");
+  const rows = await db
+    .select({ plan: tenants.plan })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .for("update");
   return rows[0]?.plan;
 }
 
-export async function missingClassGroups(db: Executor, tenantId: string, ids: readonly string[]): Promise<string[]> {
+export async function missingClassGroups(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ id: classGroups.id })
@@ -108,9 +117,13 @@ export async function replaceMemberships(
   userId: string,
   groupIds: readonly string[],
 ): Promise<void> {
-  await db.delete(classGroupMembers).where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.userId, userId)));
+  await db
+    .delete(classGroupMembers)
+    .where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.userId, userId)));
   if (groupIds.length > 0) {
-    await db.insert(classGroupMembers).values(groupIds.map((classGroupId) => ({ tenantId, classGroupId, userId })));
+    await db
+      .insert(classGroupMembers)
+      .values(groupIds.map((classGroupId) => ({ tenantId, classGroupId, userId })));
   }
 }
 
@@ -128,13 +141,36 @@ export async function updateUser(
   return rows.length > 0;
 }
 
-export async function lockUser(db: Executor, tenantId: string, id: string): Promise<{ role: string } | undefined> {
+export async function lockUser(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<{ role: string } | undefined> {
   const rows = await db
     .select({ role: users.role })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
     .for("update");
   return rows[0];
+}
+
+export async function countOtherActiveAdmins(
+  db: Executor,
+  tenantId: string,
+  exceptUserId: string,
+): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        eq(users.role, "institution_admin"),
+        eq(users.status, "active"),
+        sql`${users.id} <> ${exceptUserId}`,
+      ),
+    );
+  return rows[0]?.n ?? 0;
 }
 
 export async function deleteUser(db: Executor, tenantId: string, id: string): Promise<boolean> {

@@ -31,7 +31,8 @@ export function userRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List users",
-        description: "Newest first. Filter by `role`; `search` matches name and e-mail, ignoring case and accents.",
+        description:
+          "Newest first. Filter by `role`; `search` matches name and e-mail, ignoring case and accents.",
         querystring: ListUsersQuery,
         response: { 200: UserPage },
       },
@@ -55,7 +56,13 @@ export function userRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const user = await service.createUser(db, plans, tenantOf(request).id, principalOf(request), request.body);
+      const user = await service.createUser(
+        db,
+        plans,
+        tenantOf(request).id,
+        principalOf(request),
+        request.body,
+      );
       reply.code(201);
       return user;
     },
@@ -63,7 +70,10 @@ export function userRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     "/api/institution/users/:id",
-    { config: { access: read }, schema: { tags, summary: "Get a user", params: IdParams, response: { 200: User } } },
+    {
+      config: { access: read },
+      schema: { tags, summary: "Get a user", params: IdParams, response: { 200: User } },
+    },
     (request) => service.getUser(db, tenantOf(request).id, requireUuid(request.params.id)),
   );
 
@@ -71,10 +81,23 @@ export function userRoutes(app: App, ctx: AppContext): void {
     "/api/institution/users/:id",
     {
       config: { access: write },
-      schema: { tags, summary: "Update a user", params: IdParams, body: UpdateUserBody, response: { 200: User } },
+      schema: {
+        tags,
+        summary: "Update a user",
+        params: IdParams,
+        body: UpdateUserBody,
+        response: { 200: User },
+      },
     },
     (request) =>
-      service.updateUser(db, plans, tenantOf(request).id, principalOf(request), requireUuid(request.params.id), request.body),
+      service.updateUser(
+        db,
+        plans,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.body,
+      ),
   );
 
   app.delete(
@@ -84,7 +107,12 @@ export function userRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: "Delete a user", params: IdParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {
-      await service.deleteUser(db, tenantOf(request).id, principalOf(request), requireUuid(request.params.id));
+      await service.deleteUser(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+      );
       reply.code(204).send(null);
     },
   );

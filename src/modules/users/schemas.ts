@@ -57,7 +57,11 @@ export const ListUsersQuery = Type.Object(
   {
     ...PageQuery,
     search: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Matches name and e-mail, ignoring case and accents." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Matches name and e-mail, ignoring case and accents.",
+      }),
     ),
     role: Type.Optional(StringEnum(ROLES)),
   },

@@ -31,6 +31,17 @@ async function assertClassGroupsExist(tx: Executor, tenantId: string, ids: reado
   }
 }
 
+/**
+ * Removing, demoting or suspending the last active administrator would leave nobody able to manage keys or
+ * billing. The tenant row is locked first, so two requests cannot each remove "the other" administrator.
+ */
+async function assertAnotherAdminRemains(tx: Executor, tenantId: string, userId: string): Promise<void> {
+  await repo.lockTenantPlan(tx, tenantId);
+  if ((await repo.countOtherActiveAdmins(tx, tenantId, userId)) === 0) {
+    throw new AppError("conflict", { messageKey: "conflict.last_admin" });
+  }
+}
+
 function emailTaken(err: unknown): never {
   if (isUniqueViolation(err, "users_tenant_email_key")) {
     throw new AppError("conflict", { messageKey: "conflict.email_taken" });
@@ -95,9 +106,15 @@ export async function updateUser(
   return db.transaction(async (tx) => {
     const current = await repo.lockUser(tx, tenantId, id);
     if (current === undefined) throw notFound();
-    // Demoting an administrator is as sensitive as promoting one.
-    if (current.role === "institution_admin" && input.role !== undefined) assertMayAssignRole(actor, "institution_admin");
-    if (input.role === "student" && current.role !== "student") await reserveStudentSeats(tx, plans, tenantId);
+    if (current.role === "institution_admin") {
+      // Demoting an administrator is as sensitive as promoting one.
+      if (input.role !== undefined) assertMayAssignRole(actor, "institution_admin");
+      const demoted = input.role !== undefined && input.role !== "institution_admin";
+      if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
+    }
+    if (input.role === "student" && current.role !== "student") {
+      await reserveStudentSeats(tx, plans, tenantId);
+    }
     const { classGroupIds, ...fields } = input;
     if (Object.keys(fields).length > 0) await repo.updateUser(tx, tenantId, id, fields).catch(emailTaken);
     if (classGroupIds !== undefined) {
@@ -112,7 +129,10 @@ export async function deleteUser(db: Executor, tenantId: string, actor: Actor, i
   await db.transaction(async (tx) => {
     const current = await repo.lockUser(tx, tenantId, id);
     if (current === undefined) throw notFound();
-    if (current.role === "institution_admin") assertMayAssignRole(actor, "institution_admin");
+    if (current.role === "institution_admin") {
+      assertMayAssignRole(actor, "institution_admin");
+      await assertAnotherAdminRemains(tx, tenantId, id);
+    }
     await repo.deleteUser(tx, tenantId, id);
   });
 }

@@ -375,4 +375,39 @@ describe("reading, changing and deleting users", () => {
       .where(and(eq(users.tenantId, a.id), eq(users.id, a.adminUserId)));
     expect(rows).toHaveLength(1);
   });
+
+  it("keeps at least one active administrator", async () => {
+    const t = await makeTenant(h);
+    const cookie = await adminCookie(h, t);
+    const self = { host: t.host, cookie, ...json };
+    const demote = await h.inject({
+      method: "PATCH",
+      url: `/api/institution/users/${t.adminUserId}`,
+      headers: self,
+      payload: { role: "teacher" },
+    });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().error).toBe("conflict");
+    const suspend = await h.inject({
+      method: "PATCH",
+      url: `/api/institution/users/${t.adminUserId}`,
+      headers: self,
+      payload: { status: "suspended" },
+    });
+    expect(suspend.statusCode).toBe(409);
+    const remove = await h.inject({
+      method: "DELETE",
+      url: `/api/institution/users/${t.adminUserId}`,
+      headers: { host: t.host, cookie },
+    });
+    expect(remove.statusCode).toBe(409);
+    const second = await post(t, { cookie }, { name: "Second", email: email(t), role: "institution_admin" });
+    expect(second.statusCode).toBe(201);
+    const removeSecond = await h.inject({
+      method: "DELETE",
+      url: `/api/institution/users/${second.json().id}`,
+      headers: { host: t.host, cookie },
+    });
+    expect(removeSecond.statusCode).toBe(204);
+  });
 });

@@ -22,7 +22,8 @@ describe("the API reference", () => {
     expect(doc.openapi).toBe("3.1.0");
     const documented = new Set<string>();
     for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
+      for (const method of Object.keys(ops))
+        documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
     }
     const live = h.app.routeDeclarations
       .filter((r) => r.url.startsWith("/api/") && r.method !== "OPTIONS")
@@ -34,7 +35,8 @@ describe("the API reference", () => {
       expect(op.security, `${r.method} ${r.url}`).toBeDefined();
       expect(op.description).toContain("**Access:**");
       expect(op.responses?.["4XX"]).toBeDefined();
-      if (r.access.kind === "authenticated" && r.access.auth.includes("key")) expect(op["x-scope"]).toBe(r.access.scope);
+      if (r.access.kind === "authenticated" && r.access.auth.includes("key"))
+        expect(op["x-scope"]).toBe(r.access.scope);
     }
   });
 
