@@ -153,6 +153,57 @@ describe("a 500", () => {
   });
 });
 
+describe("logs", () => {
+  it("never contain API keys, session cookies or passwords", async () => {
+    const lines: string[] = [];
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: ":memory:",
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+    });
+    const database = await openDatabase({ dataDir: ":memory:" });
+    await database.migrate();
+    const ctx = createContext(config, database);
+    const app = await buildApp(ctx, {
+      logger: { level: "trace", stream: { write: (line: string) => void lines.push(line) } },
+    });
+    await app.ready();
+    try {
+      const { makeKey, makeTenant } = await import("../../test-support/harness.js");
+      const fake = { database, config, app, ctx } as unknown as Harness;
+      const tenant = await makeTenant(fake);
+      const secret = await makeKey(fake, tenant, []);
+      await app.inject({
+        method: "GET",
+        url: "/api/institution/courses",
+        headers: { host: tenant.host, ...bearer(secret) },
+      });
+      const login = await app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: { host: tenant.host, ...json },
+        payload: { email: tenant.adminEmail, password: tenant.password },
+      });
+      expect(login.statusCode).toBe(200);
+      const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      await app.inject({
+        method: "GET",
+        url: "/api/institution/courses",
+        headers: { host: tenant.host, cookie },
+      });
+      const all = lines.join("\n");
+      expect(lines.length).toBeGreaterThan(0);
+      expect(all).not.toContain(secret);
+      expect(all).not.toContain(tenant.password);
+      for (const c of login.cookies) expect(all).not.toContain(c.value);
+    } finally {
+      await app.close();
+      await ctx.limiters.close();
+      await database.close();
+    }
+  });
+});
+
 describe("security headers", () => {
   it("sends nosniff, no X-Powered-By, and no-store on authenticated answers", async () => {
     const res = await h.inject({
