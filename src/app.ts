@@ -33,6 +33,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return503OnClosing: true,
   }).withTypeProvider() as unknown as App;
   ctx.log = app.log;
+  await ctx.apiKeys.listen();
 
   app.setValidatorCompiler(validatorCompiler);
   // JSON is the only request body the API takes; anything else is 415 before it is read.

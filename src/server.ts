@@ -1,7 +1,7 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/index.js";
 import { DataDirInUseError, openDatabase } from "./db/client.js";
-import { createContext } from "./platform/context.js";
+import { closeContext, createContext } from "./platform/context.js";
 import { startWorker } from "./worker/runner.js";
 
 /** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     try {
       await worker?.stop();
       await app.close();
-      await ctx.limiters.close();
+      await closeContext(ctx);
       await database.close();
       process.exit(0);
     } catch (err) {

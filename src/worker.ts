@@ -1,7 +1,7 @@
 import pino from "pino";
 import { ConfigError, loadConfig } from "./config/index.js";
 import { DataDirInUseError, openDatabase } from "./db/client.js";
-import { createContext } from "./platform/context.js";
+import { closeContext, createContext } from "./platform/context.js";
 import { startWorker } from "./worker/runner.js";
 
 /** `npm run worker`: deliveries and scheduled jobs without the HTTP server. */
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const worker = startWorker(ctx, log);
   const stop = async () => {
     await worker.stop();
-    await ctx.limiters.close();
+    await closeContext(ctx);
     await database.close();
     process.exit(0);
   };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
+import { Broadcast } from "./cache/broadcast.js";
 import { LimiterFactory } from "./rate-limit/limiter.js";
 import { TenantResolver } from "./tenancy/resolver.js";
 
@@ -12,15 +13,23 @@ export interface AppContext {
   tenants: TenantResolver;
   apiKeys: ApiKeyStore;
   limiters: LimiterFactory;
+  broadcast: Broadcast;
   log?: FastifyBaseLogger;
 }
 
 export function createContext(config: Config, database: Database): AppContext {
+  const broadcast = new Broadcast(config.redisUrl);
   return {
     config,
     database,
     tenants: new TenantResolver(database.db, config.baseDomain),
-    apiKeys: new ApiKeyStore(database.db, config.auth.apiKeyCacheMs),
+    apiKeys: new ApiKeyStore(database.db, config.auth.apiKeyCacheMs, broadcast),
     limiters: new LimiterFactory(config.redisUrl),
+    broadcast,
   };
+}
+
+/** Releases what the context holds besides the database: Redis connections of the limiter and the broadcast. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await Promise.all([ctx.limiters.close(), ctx.broadcast.close()]);
 }

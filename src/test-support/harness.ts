@@ -3,13 +3,13 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config/index.js";
 import { type Database, openDatabase } from "../db/client.js";
-import { setPassword } from "../modules/auth/service.js";
-import { createApiKey } from "../modules/api-keys/service.js";
 import type { CreateApiKeyInput } from "../modules/api-keys/schemas.js";
+import { createApiKey } from "../modules/api-keys/service.js";
+import { setPassword } from "../modules/auth/service.js";
 import { createTenant } from "../modules/tenants/service.js";
 import { createUser } from "../modules/users/service.js";
 import type { Role } from "../platform/auth/types.js";
-import { type AppContext, createContext } from "../platform/context.js";
+import { type AppContext, closeContext, createContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 
 /**
@@ -51,7 +51,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     inject: (options) => app.inject({ remoteAddress: ip, ...options }),
     async close() {
       await app.close();
-      await ctx.limiters.close();
+      await closeContext(ctx);
       await database.close();
     },
   };
@@ -108,17 +108,28 @@ export async function makeKey(
 }
 
 export async function makeUser(h: Harness, tenant: TestTenant, role: Role, password?: string) {
-  const user = await createUser(h.database.db, h.config.plans, tenant.id, { kind: "system" }, {
-    name: `${role} ${randomBytes(3).toString("hex")}`,
-    email: `${role}-${randomBytes(4).toString("hex")}@${tenant.slug}.test`,
-    role,
-  });
+  const user = await createUser(
+    h.database.db,
+    h.config.plans,
+    tenant.id,
+    { kind: "system" },
+    {
+      name: `${role} ${randomBytes(3).toString("hex")}`,
+      email: `${role}-${randomBytes(4).toString("hex")}@${tenant.slug}.test`,
+      role,
+    },
+  );
   if (password !== undefined) await setPassword(h.database.db, tenant.id, user.id, password);
   return user;
 }
 
 /** Signs in through the real login route and returns the Cookie header to send. */
-export async function sessionCookie(h: Harness, tenant: TestTenant, email: string, password: string): Promise<string> {
+export async function sessionCookie(
+  h: Harness,
+  tenant: TestTenant,
+  email: string,
+  password: string,
+): Promise<string> {
   const res = await h.inject({
     method: "POST",
     url: "/api/auth/login",
@@ -140,3 +151,22 @@ export async function roleCookie(h: Harness, tenant: TestTenant, role: Role): Pr
 
 export const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 export const json = { "content-type": "application/json" };
+
+/**
+ * The tables (of the public schema) holding a row whose text form contains `needle`: a grep of the whole
+ * database, for "only a hash is stored" assertions. Secrets are random, so a shared server is fine.
+ */
+export async function tablesContaining(h: Harness, needle: string): Promise<string[]> {
+  const { sql } = await import("drizzle-orm");
+  const tables = (await h.database.db.execute(
+    sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  )) as unknown as { rows: { name: string }[] };
+  const hits: string[] = [];
+  for (const { name } of tables.rows) {
+    const res = (await h.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM ${sql.identifier(name)} AS t WHERE strpos(t::text, ${needle}) > 0`,
+    )) as unknown as { rows: { n: number }[] };
+    if ((res.rows[0]?.n ?? 0) > 0) hits.push(name);
+  }
+  return hits;
+}

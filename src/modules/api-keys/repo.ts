@@ -46,7 +46,11 @@ export async function insertApiKey(db: Executor, tenantId: string, key: NewApiKe
   return rows[0] as ApiKeyRow;
 }
 
-export async function listActiveApiKeys(db: Executor, tenantId: string, window: PageWindow): Promise<ApiKeyRow[]> {
+export async function listActiveApiKeys(
+  db: Executor,
+  tenantId: string,
+  window: PageWindow,
+): Promise<ApiKeyRow[]> {
   const rows = await db
     .select(columns)
     .from(apiKeys)

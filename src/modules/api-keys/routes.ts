@@ -39,7 +39,12 @@ export function apiKeyRoutes(app: App, ctx: AppContext): void {
     "/api/institution/api-keys",
     {
       config: {
-        access: { kind: "authenticated", auth: ["key", "session"], scope: "settings:read", roles: ["institution_admin"] },
+        access: {
+          kind: "authenticated",
+          auth: ["key", "session"],
+          scope: "settings:read",
+          roles: ["institution_admin"],
+        },
       },
       schema: {
         tags,
@@ -59,9 +64,10 @@ export function apiKeyRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: "Revoke an API key", params: IdParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {
-      await service.revokeApiKey(db, tenantOf(request).id, requireUuid(request.params.id));
-      // This process refuses the key from the next request on; others within the cache's few seconds.
-      ctx.apiKeys.forgetAll();
+      const id = requireUuid(request.params.id);
+      await service.revokeApiKey(db, tenantOf(request).id, id);
+      // This process refuses the key before this answer leaves; the others as soon as they hear the broadcast.
+      await ctx.apiKeys.revoked(id);
       reply.code(204).send(null);
     },
   );

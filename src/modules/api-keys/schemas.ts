@@ -42,7 +42,10 @@ const common = {
 };
 
 export const CreatedApiKey = Type.Object(
-  { ...common, secret: Type.String({ pattern: "^mia_[0-9a-f]{40}$", description: "Shown in this response only." }) },
+  {
+    ...common,
+    secret: Type.String({ pattern: "^mia_[0-9a-f]{40}$", description: "Shown in this response only." }),
+  },
   { additionalProperties: false },
 );
 export type CreatedApiKeyRecord = Static<typeof CreatedApiKey>;

@@ -26,7 +26,8 @@ function present(row: repo.ApiKeyRow): ApiKeyRecord {
 function validate(input: CreateApiKeyInput): void {
   const details: DetailKey[] = [];
   input.scopes.forEach((scope, i) => {
-    if (!isScope(scope)) details.push({ field: `scopes[${i}]`, key: "field.unknown_scope", params: { scope } });
+    if (!isScope(scope))
+      details.push({ field: `scopes[${i}]`, key: "field.unknown_scope", params: { scope } });
   });
   if (input.rateTier === "custom" && input.customLimits === undefined) {
     details.push({ field: "customLimits", key: "field.custom_limits_required" });
@@ -60,7 +61,11 @@ export async function createApiKey(
   return { ...shown, secret };
 }
 
-export async function listApiKeys(db: Executor, tenantId: string, query: { page?: number; perPage?: number }) {
+export async function listApiKeys(
+  db: Executor,
+  tenantId: string,
+  query: { page?: number; perPage?: number },
+) {
   const window = pageWindow(query);
   const [rows, total] = await Promise.all([
     repo.listActiveApiKeys(db, tenantId, window),

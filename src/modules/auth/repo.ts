@@ -88,6 +88,10 @@ export async function revokeFamily(db: Executor, tenantId: string, familyId: str
     .update(refreshTokens)
     .set({ revokedAt: sql`now()` })
     .where(
-      and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)),
+      and(
+        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.familyId, familyId),
+        isNull(refreshTokens.revokedAt),
+      ),
     );
 }

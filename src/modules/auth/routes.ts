@@ -12,7 +12,10 @@ const tags = ["auth"];
 const access = { kind: "tenant" } as const;
 
 const LoginBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
   { additionalProperties: false },
 );
 const SessionUser = Type.Object({ user: User }, { additionalProperties: false });
@@ -47,7 +50,15 @@ export function authRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const tenant = tenantOf(request);
-      const session = await login(db, config, limiters, tenant, request.ip, request.body.email, request.body.password);
+      const session = await login(
+        db,
+        config,
+        limiters,
+        tenant,
+        request.ip,
+        request.body.email,
+        request.body.password,
+      );
       setSessionCookies(reply, session);
       return { user: await getUser(db, tenant.id, session.userId) };
     },
@@ -60,7 +71,8 @@ export function authRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Rotate the session cookies",
-        description: "Reusing a refresh token that was already rotated revokes its whole session family (401).",
+        description:
+          "Reusing a refresh token that was already rotated revokes its whole session family (401).",
         response: { 200: SessionUser },
       },
     },
@@ -80,7 +92,12 @@ export function authRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       await logout(db, tenantOf(request).id, request.cookies[REFRESH_COOKIE]);
-      const expired = { path: "/", httpOnly: true, sameSite: "lax", secure: config.auth.secureCookies } as const;
+      const expired = {
+        path: "/",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: config.auth.secureCookies,
+      } as const;
       reply.clearCookie(ACCESS_COOKIE, expired).clearCookie(REFRESH_COOKIE, expired).code(204).send(null);
     },
   );

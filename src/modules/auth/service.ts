@@ -20,7 +20,12 @@ export interface IssuedSession {
   refreshToken: string;
 }
 
-export async function setPassword(db: Executor, tenantId: string, userId: string, password: string): Promise<void> {
+export async function setPassword(
+  db: Executor,
+  tenantId: string,
+  userId: string,
+  password: string,
+): Promise<void> {
   await repo.upsertPassword(db, tenantId, userId, await hashPassword(password));
 }
 
@@ -48,10 +53,14 @@ async function issue(
 }
 
 const invalidCredentials = () => new AppError("invalid_credentials");
+/** Like every other 401 (RFC 9110 §15.5.2), an unusable refresh token names the scheme. */
+const unauthorized = () => new AppError("unauthorized", { headers: { "www-authenticate": "Bearer" } });
 
 /**
  * Failed logins are counted per (tenant, e-mail) and per IP; past either budget every attempt gets 429 until the
- * window ends, whether or not the password is right, so guessing cannot continue.
+ * window ends, whether or not the password is right, so guessing cannot continue. Each attempt takes its point
+ * before the password is checked (an atomic count, so a burst of concurrent guesses cannot all pass a check made
+ * before any of them was counted) and gives it back if it succeeds or is refused.
  */
 export async function login(
   db: Db,
@@ -65,11 +74,18 @@ export async function login(
   const window = config.auth.loginWindowSeconds;
   const emailKey = `${tenant.id}:${email.toLowerCase()}`;
   const [byEmail, byIp] = await Promise.all([
-    limiters.peek("login:email", emailKey, config.auth.loginMaxPerEmail, window),
-    limiters.peek("login:ip", ip, config.auth.loginMaxPerIp, window),
+    limiters.consume("login:email", emailKey, config.auth.loginMaxPerEmail, window),
+    limiters.consume("login:ip", ip, config.auth.loginMaxPerIp, window),
   ]);
   const blocked = [byEmail, byIp].filter((w) => !w.allowed);
   if (blocked.length > 0) {
+    // A refused attempt costs nothing in the window that would have let it through.
+    await Promise.all([
+      byEmail.allowed
+        ? limiters.refund("login:email", emailKey, config.auth.loginMaxPerEmail, window)
+        : undefined,
+      byIp.allowed ? limiters.refund("login:ip", ip, config.auth.loginMaxPerIp, window) : undefined,
+    ]);
     throw new AppError("rate_limit_exceeded", {
       messageKey: "rate_limit_exceeded.login",
       retryAfter: secondsUntil(Math.max(...blocked.map((w) => w.msBeforeNext))),
@@ -78,14 +94,11 @@ export async function login(
   const candidate = await repo.findLoginCandidate(db, tenant.id, email);
   // An unknown e-mail costs a full scrypt too, so timing does not tell which e-mails exist.
   const ok = await verifyPassword(password, candidate?.passwordHash ?? (await decoyPasswordHash()));
-  if (!ok || candidate === undefined || candidate.status !== "active") {
-    await Promise.all([
-      limiters.consume("login:email", emailKey, config.auth.loginMaxPerEmail, window),
-      limiters.consume("login:ip", ip, config.auth.loginMaxPerIp, window),
-    ]);
-    throw invalidCredentials();
-  }
-  await limiters.reset("login:email", emailKey, config.auth.loginMaxPerEmail, window);
+  if (!ok || candidate === undefined || candidate.status !== "active") throw invalidCredentials();
+  await Promise.all([
+    limiters.reset("login:email", emailKey, config.auth.loginMaxPerEmail, window),
+    limiters.refund("login:ip", ip, config.auth.loginMaxPerIp, window),
+  ]);
   return db.transaction(async (tx) => {
     await repo.recordLogin(tx, tenant.id, candidate.id);
     return issue(tx, config, tenant.id, candidate, randomUUID());
@@ -96,8 +109,13 @@ export async function login(
  * Rotates a refresh token. Presenting one that was already rotated means it leaked (or a client raced itself):
  * the whole family is revoked, so neither holder can continue.
  */
-export async function refresh(db: Db, config: Config, tenantId: string, token: string | undefined): Promise<IssuedSession> {
-  if (token === undefined || token === "") throw new AppError("unauthorized");
+export async function refresh(
+  db: Db,
+  config: Config,
+  tenantId: string,
+  token: string | undefined,
+): Promise<IssuedSession> {
+  if (token === undefined || token === "") throw unauthorized();
   const outcome = await db.transaction(async (tx) => {
     const row = await repo.lockRefreshToken(tx, tenantId, sha256Hex(token));
     if (row === undefined || row.revokedAt !== null || row.expired) return null;
@@ -110,7 +128,7 @@ export async function refresh(db: Db, config: Config, tenantId: string, token: s
     await repo.markReplaced(tx, tenantId, row.id);
     return issue(tx, config, tenantId, user, row.familyId);
   });
-  if (outcome === null) throw new AppError("unauthorized");
+  if (outcome === null) throw unauthorized();
   return outcome;
 }
 

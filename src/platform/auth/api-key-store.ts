@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { apiKeys } from "../../db/schema/index.js";
+import type { Broadcast } from "../cache/broadcast.js";
 import { TtlCache } from "../http/ttl-cache.js";
 import { sha256Hex } from "./secrets.js";
 
@@ -14,27 +15,44 @@ export interface ActiveKey {
 }
 
 const LAST_USED_EVERY_MS = 60_000;
+const REVOKED_CHANNEL = "aula:api-keys:revoked";
 
 /**
  * Looks keys up by (tenant, SHA-256 of the secret). Answers are cached for at most `ttlMs` (a few seconds) so a
- * busy key costs no query per request; revoking in this process evicts at once, other processes within the TTL.
+ * busy key costs no query per request. A revocation empties the cache of this process before the revoking request
+ * answers, and of every other process through the broadcast (Redis pub/sub) a moment later; the TTL bounds what a
+ * process that missed the message can still believe.
  */
 export class ApiKeyStore {
   private readonly cache: TtlCache<string, ActiveKey | null>;
   private readonly lastUsedWritten = new Map<string, number>();
+  /** Bumped by every revocation, so a lookup that started before it cannot cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
     ttlMs: number,
+    private readonly broadcast: Broadcast,
   ) {
     this.cache = new TtlCache(ttlMs, 50_000);
   }
 
-  async find(tenantId: string, secret: string): Promise<ActiveKey | null> {
+  /** Listens for revocations made by other processes. */
+  async listen(): Promise<void> {
+    await this.broadcast.on(REVOKED_CHANNEL, () => this.clear());
+  }
+
+  /**
+   * The active key with this secret, or null. `beforeQuery` runs only when the answer is not cached, i.e. only
+   * before a database lookup (the flood guard needs nothing else).
+   */
+  async find(tenantId: string, secret: string, beforeQuery?: () => Promise<void>): Promise<ActiveKey | null> {
     const hash = sha256Hex(secret);
     const cacheKey = `${tenantId}:${hash}`;
     const cached = this.cache.get(cacheKey);
     if (cached !== undefined) return cached;
+    await beforeQuery?.();
+    const generation = this.generation;
     const rows = await this.db
       .select({
         id: apiKeys.id,
@@ -48,12 +66,17 @@ export class ApiKeyStore {
       .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
       .limit(1);
     const key = rows[0] ?? null;
-    this.cache.set(cacheKey, key);
+    if (generation === this.generation) this.cache.set(cacheKey, key);
     return key;
   }
 
-  /** Called by the revoking request before it answers, so this process refuses the key from then on. */
-  forgetAll(): void {
+  /** Called by the revoking request before it answers: this process refuses the key from then on, others shortly. */
+  async revoked(keyId: string): Promise<void> {
+    await this.broadcast.publish(REVOKED_CHANNEL, keyId);
+  }
+
+  private clear(): void {
+    this.generation++;
     this.cache.clear();
   }
 

@@ -102,18 +102,18 @@ async function authenticateKey(
   tenant: Tenant,
   authorization: string,
 ) {
-  const match = /^Bearer (\S+)$/.exec(authorization);
+  // RFC 9110 §11.1: the scheme name is case-insensitive.
+  const match = /^Bearer +(\S+)$/i.exec(authorization);
   const secret = match?.[1];
   if (secret === undefined || !API_KEY_PATTERN.test(secret)) throw await refuse(ctx, request);
-  await guardFloods(ctx, request);
-  const key = await ctx.apiKeys.find(tenant.id, secret);
+  const key = await ctx.apiKeys.find(tenant.id, secret, () => guardFloods(ctx, request));
   if (key === null) throw await refuse(ctx, request);
   return { key };
 }
 
 const BAD_CREDENTIALS = "badcred:ip";
 
-/** Unusable credentials are counted per IP; past the budget they get 429 instead of more lookups. */
+/** Unusable credentials are counted per IP; past the budget, uncached keys get 429 instead of more lookups. */
 async function guardFloods(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
   const state = await ctx.limiters.peek(BAD_CREDENTIALS, request.ip, limit, 60);

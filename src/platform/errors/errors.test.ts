@@ -12,7 +12,7 @@ import {
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
-import { createContext } from "../context.js";
+import { closeContext, createContext } from "../context.js";
 
 let h: Harness;
 let t: TestTenant;
@@ -147,7 +147,7 @@ describe("a 500", () => {
       expect(logged.err.message).toContain("pg_shadow");
     } finally {
       await app.close();
-      await ctx.limiters.close();
+      await closeContext(ctx);
       await database.close();
     }
   });
@@ -198,7 +198,7 @@ describe("logs", () => {
       for (const c of login.cookies) expect(all).not.toContain(c.value);
     } finally {
       await app.close();
-      await ctx.limiters.close();
+      await closeContext(ctx);
       await database.close();
     }
   });

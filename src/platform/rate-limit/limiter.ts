@@ -75,6 +75,16 @@ export class LimiterFactory {
     };
   }
 
+  /**
+   * Gives back a point taken by `consume` (for counting only failures atomically: take first, refund on success).
+   * Best effort: a refund that cannot be recorded only leaves the window stricter.
+   */
+  async refund(prefix: string, key: string, points: number, durationSeconds: number): Promise<void> {
+    await this.limiter(prefix, points, durationSeconds)
+      .reward(key, 1)
+      .catch(() => {});
+  }
+
   async reset(prefix: string, key: string, points: number, durationSeconds: number): Promise<void> {
     await this.limiter(prefix, points, durationSeconds).delete(key);
   }
