@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { apiKeys, tenantCounters } from "../../db/schema/index.js";
+import { readCounter } from "../../db/counters.js";
+import { apiKeys } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 
 const columns = {
@@ -61,12 +62,8 @@ export async function listActiveApiKeys(
   return rows as ApiKeyRow[];
 }
 
-export async function countActiveApiKeys(db: Executor, tenantId: string): Promise<number> {
-  const rows = await db
-    .select({ value: tenantCounters.value })
-    .from(tenantCounters)
-    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.counter, "api_keys:status:active")));
-  return rows[0]?.value ?? 0;
+export function countActiveApiKeys(db: Executor, tenantId: string): Promise<number> {
+  return readCounter(db, tenantId, "api_keys:status:active");
 }
 
 export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<boolean> {

@@ -1,6 +1,8 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { courses, tenantCounters } from "../../db/schema/index.js";
+import { readCounter } from "../../db/counters.js";
+import { prepared } from "../../db/prepared.js";
+import { courses } from "../../db/schema/index.js";
 import { likeContains } from "../../platform/http/schemas.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CourseRecord, CourseStatus, CreateCourseInput, UpdateCourseInput } from "./schemas.js";
@@ -21,13 +23,35 @@ export interface CourseFilter {
   status?: CourseStatus;
 }
 
-function where(tenantId: string, filter: CourseFilter): SQL {
-  const conditions: SQL[] = [eq(courses.tenantId, tenantId)];
-  if (filter.status !== undefined) conditions.push(eq(courses.status, filter.status));
-  if (filter.search !== undefined) {
-    conditions.push(sql`${searchable} LIKE aula_fold(${likeContains(filter.search)})`);
-  }
-  return and(...conditions) as SQL;
+/** Values, or placeholders bound later by a prepared statement. */
+type Bindable = string | Placeholder;
+
+function where(tenantId: Bindable, filter: { status?: Bindable; search?: Bindable }): SQL {
+  return and(
+    eq(courses.tenantId, tenantId),
+    filter.status === undefined ? undefined : eq(courses.status, filter.status),
+    filter.search === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.search})`,
+  ) as SQL;
+}
+
+/** One prepared statement per filter shape; the values are bound at execution. */
+function listStatement(db: Executor, filter: CourseFilter) {
+  const name = `courses_list${filter.status === undefined ? "" : "_status"}${filter.search === undefined ? "" : "_search"}`;
+  return prepared(db, name, () =>
+    db
+      .select(columns)
+      .from(courses)
+      .where(
+        where(sql.placeholder("tenantId"), {
+          status: filter.status === undefined ? undefined : sql.placeholder("status"),
+          search: filter.search === undefined ? undefined : sql.placeholder("pattern"),
+        }),
+      )
+      .orderBy(desc(courses.createdAt), desc(courses.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(name),
+  );
 }
 
 export async function listCourses(
@@ -36,13 +60,13 @@ export async function listCourses(
   filter: CourseFilter,
   window: PageWindow,
 ): Promise<CourseRecord[]> {
-  const rows = await db
-    .select(columns)
-    .from(courses)
-    .where(where(tenantId, filter))
-    .orderBy(desc(courses.createdAt), desc(courses.id))
-    .limit(window.limit)
-    .offset(window.offset);
+  const rows = await listStatement(db, filter).execute({
+    tenantId,
+    status: filter.status,
+    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+    limit: window.limit,
+    offset: window.offset,
+  });
   return rows as CourseRecord[];
 }
 
@@ -52,17 +76,16 @@ export async function listCourses(
  */
 export async function countCourses(db: Executor, tenantId: string, filter: CourseFilter): Promise<number> {
   if (filter.search === undefined) {
-    const counter = filter.status === undefined ? "courses" : `courses:status:${filter.status}`;
-    const rows = await db
-      .select({ value: tenantCounters.value })
-      .from(tenantCounters)
-      .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.counter, counter)));
-    return rows[0]?.value ?? 0;
+    return readCounter(
+      db,
+      tenantId,
+      filter.status === undefined ? "courses" : `courses:status:${filter.status}`,
+    );
   }
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(courses)
-    .where(where(tenantId, filter));
+    .where(where(tenantId, { status: filter.status, search: likeContains(filter.search) }));
   return rows[0]?.n ?? 0;
 }
 

@@ -1,6 +1,8 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { classGroupMembers, classGroups, tenantCounters, tenants, users } from "../../db/schema/index.js";
+import { readCounter } from "../../db/counters.js";
+import { prepared } from "../../db/prepared.js";
+import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
 import { likeContains } from "../../platform/http/schemas.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
@@ -28,31 +30,46 @@ export interface UserFilter {
   role?: Role;
 }
 
-function where(tenantId: string, filter: UserFilter): SQL {
-  const conditions: SQL[] = [eq(users.tenantId, tenantId)];
-  if (filter.role !== undefined) conditions.push(eq(users.role, filter.role));
-  if (filter.search !== undefined)
-    conditions.push(sql`${searchable} LIKE aula_fold(${likeContains(filter.search)})`);
-  return and(...conditions) as SQL;
+/** Values, or placeholders bound later by a prepared statement. */
+type Bindable = string | Placeholder;
+
+function where(tenantId: Bindable, filter: { role?: Bindable; search?: Bindable }): SQL {
+  return and(
+    eq(users.tenantId, tenantId),
+    filter.role === undefined ? undefined : eq(users.role, filter.role),
+    filter.search === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.search})`,
+  ) as SQL;
+}
+
+/** One prepared statement per filter shape; the values are bound at execution. */
+function listStatement(db: Executor, filter: UserFilter) {
+  const name = `users_list${filter.role === undefined ? "" : "_role"}${filter.search === undefined ? "" : "_search"}`;
+  return prepared(db, name, () =>
+    db
+      .select(columns)
+      .from(users)
+      .where(
+        where(sql.placeholder("tenantId"), {
+          role: filter.role === undefined ? undefined : sql.placeholder("role"),
+          search: filter.search === undefined ? undefined : sql.placeholder("pattern"),
+        }),
+      )
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(name),
+  );
 }
 
 export async function listUsers(db: Executor, tenantId: string, filter: UserFilter, window: PageWindow) {
-  const rows = await db
-    .select(columns)
-    .from(users)
-    .where(where(tenantId, filter))
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(window.limit)
-    .offset(window.offset);
+  const rows = await listStatement(db, filter).execute({
+    tenantId,
+    role: filter.role,
+    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+    limit: window.limit,
+    offset: window.offset,
+  });
   return rows as UserRecord[];
-}
-
-export async function readCounter(db: Executor, tenantId: string, counter: string): Promise<number> {
-  const rows = await db
-    .select({ value: tenantCounters.value })
-    .from(tenantCounters)
-    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.counter, counter)));
-  return rows[0]?.value ?? 0;
 }
 
 /** Exact totals from the trigger-kept counters; only a text search counts its own matches. */
@@ -60,7 +77,10 @@ export async function countUsers(db: Executor, tenantId: string, filter: UserFil
   if (filter.search === undefined) {
     return readCounter(db, tenantId, filter.role === undefined ? "users" : `users:role:${filter.role}`);
   }
-  const rows = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(where(tenantId, filter));
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(where(tenantId, { role: filter.role, search: likeContains(filter.search) }));
   return rows[0]?.n ?? 0;
 }
 

@@ -1,8 +1,9 @@
 import type { PlanConfig } from "../../config/plans.js";
 import { isPlan } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { lockTenantPlan, readCounter } from "./repo.js";
+import { lockTenantPlan } from "./repo.js";
 
 /**
  * Makes room for one more student inside the caller's transaction, or refuses. Fails closed: if the plan is
