@@ -36,12 +36,18 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-/** Migrations live in src/db/migrations; compiled code in dist/db finds them through the project root. */
+/**
+ * Migrations live in src/db/migrations. Code run from src/ finds them beside this file; compiled code (dist/db,
+ * dist-bench/src/db, …) walks up to the project root, the folder holding package.json.
+ */
 export function migrationsFolder(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, "migrations");
-  if (existsSync(join(beside, "meta"))) return beside;
-  return join(here, "..", "..", "src", "db", "migrations");
+  let dir = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(dir, "migrations", "meta"))) return join(dir, "migrations");
+  for (let depth = 0; depth < 6; depth++) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "src", "db", "migrations");
+    dir = dirname(dir);
+  }
+  throw new Error("cannot find src/db/migrations above the running code");
 }
 
 // Any constant shared by every process of this service: the advisory lock serialises concurrent migrations.

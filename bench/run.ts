@@ -1,0 +1,715 @@
+/**
+ * `npm run bench`: throughput and latency of the courses list against its own baselines, side by side.
+ *
+ *   (a) bare Fastify JSON route                         — the ceiling of the HTTP stack on this machine;
+ *   (b) the courses page query, prepared, no auth       — what the database part of the route costs;
+ *   (c) GET /api/institution/courses with an API key    — the real app, real pipeline;
+ *   (d) diagnostic: the real app and pipeline on a route with (b)'s prepared handler — splits c/b into what the
+ *       pipeline costs (d/b) and what the way src/ runs the list's queries costs (c/d).
+ *
+ * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
+ * on PGlite at 100k. The server runs in a child process (bench/server.ts), autocannon here, so each has a core.
+ * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), and
+ * writes bench/results/latest.json plus a dated copy.
+ *
+ * Environment: BENCH_DATABASE_URL (an existing database to use instead of creating aula_bench on
+ * 127.0.0.1:5432), BENCH_DURATION / BENCH_WARMUP (seconds, default 10 / 2), BENCH_CONNECTIONS (50),
+ * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_CPU_PROF (a directory:
+ * the server child runs with --cpu-prof and writes one profile per server start there). Runs with any of these
+ * changed write bench/results/latest.tmp.json instead, so quick runs never replace the committed results.
+ *
+ * The machine is shared by the server, PostgreSQL and autocannon, so anything else running skews the figures:
+ * each measurement records the CPU that other processes used meanwhile ("other cpu", in cores, from /proc).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import pg from "pg";
+import { loadPlanConfig } from "../src/config/plans.js";
+import { type Database, openDatabase } from "../src/db/client.js";
+import type { BenchDb, ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
+import { PREPARED_ROUTE, SERVER_CONFIG_ENV } from "./protocol.js";
+import { literalPageQuery, pageQuery } from "./queries.js";
+import { analyze, type BenchTenant, courseCount, insertCourses, makeReadKey, makeTenant } from "./seed.js";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+/** dist-bench/bench/run.js → the project root. */
+const ROOT = resolve(HERE, "..", "..");
+const RESULTS_DIR = join(ROOT, "bench", "results");
+const SERVER_JS = join(HERE, "server.js");
+
+const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+const BENCH_DB_NAME = "aula_bench";
+const OTHER_TENANT_ROWS = 50_000;
+
+// ---------------------------------------------------------------------------------------------- settings
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+const settings = {
+  connections: envInt("BENCH_CONNECTIONS", 50),
+  warmupSeconds: envInt("BENCH_WARMUP", 2),
+  durationSeconds: envInt("BENCH_DURATION", 10),
+  sizes: (process.env.BENCH_SIZES ?? "1000,100000,1000000")
+    .split(",")
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .sort((x, y) => x - y),
+  pgliteRows: envInt("BENCH_PGLITE_ROWS", 100_000),
+  cpuProfDir: process.env.BENCH_CPU_PROF,
+};
+const customised = [
+  "BENCH_CONNECTIONS",
+  "BENCH_WARMUP",
+  "BENCH_DURATION",
+  "BENCH_SIZES",
+  "BENCH_PGLITE_ROWS",
+  "BENCH_CPU_PROF",
+].some((name) => process.env[name] !== undefined && process.env[name] !== "");
+
+// ---------------------------------------------------------------------------------------------- results
+
+const SCENARIO_NAMES: Record<Variant, string> = {
+  a: "(a) bare Fastify GET /bare",
+  b: "(b) page query, prepared, no auth",
+  c: "(c) GET /api/institution/courses + key",
+  d: "(d) diagnostic: app + key, prepared handler",
+};
+
+interface Measurement {
+  scenario: Variant;
+  name: string;
+  db: "postgres" | "pglite" | "none";
+  rows: number;
+  reqPerSec: number;
+  latencyMs: { p50: number; p99: number; average: number; max: number };
+  requests: { total: number; non2xx: number; errors: number; timeouts: number };
+  /** Cores used by processes other than the server, autocannon and PostgreSQL during the measurement. */
+  otherCpuCores: number | null;
+  /** Cores the hypervisor took from this VM during the measurement. */
+  stealCores: number | null;
+}
+
+interface PlanSummary {
+  rows: number;
+  mode:
+    | "custom plan (parameter values known at planning)"
+    | "generic plan (what a prepared statement may switch to)";
+  executionMs: number | null;
+  planningMs: number | null;
+  indexScanBackward: boolean;
+  sorts: boolean;
+  plan: string[];
+}
+
+interface Ratio {
+  name: string;
+  value: number;
+  target: number | null;
+  pass: boolean | null;
+}
+
+// ---------------------------------------------------------------------------------------------- helpers
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+function formatRows(n: number): string {
+  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
+  return String(n);
+}
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await fn();
+  log(`${label} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return result;
+}
+
+function getJson(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        try {
+          resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        } catch {
+          resolvePromise({ status: res.statusCode ?? 0, body: text });
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+interface CoursePageBody {
+  data: { id: string; createdAt: string }[];
+  pagination: { total: number };
+}
+
+function isCoursePage(body: unknown): body is CoursePageBody {
+  if (typeof body !== "object" || body === null) return false;
+  const { data, pagination } = body as Record<string, unknown>;
+  return Array.isArray(data) && typeof pagination === "object" && pagination !== null;
+}
+
+/** One request to each endpoint before load: 200, the tenant's total, newest first, (b), (c), (d) agree. */
+async function checkEndpoints(targets: Target[], rows: number): Promise<void> {
+  const firstIds = new Map<Variant, string>();
+  for (const target of targets) {
+    const res = await getJson(target.port, target.path, target.headers);
+    if (res.status !== 200) {
+      throw new Error(`${SCENARIO_NAMES[target.variant]}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    if (target.variant === "a") continue;
+    if (!isCoursePage(res.body)) throw new Error(`${SCENARIO_NAMES[target.variant]}: not a course page`);
+    const { data, pagination } = res.body;
+    if (pagination.total !== rows || data.length !== Math.min(20, rows)) {
+      throw new Error(
+        `${SCENARIO_NAMES[target.variant]}: total ${pagination.total} / ${data.length} items, expected ${rows}`,
+      );
+    }
+    for (let i = 1; i < data.length; i++) {
+      if ((data[i - 1]?.createdAt ?? "") < (data[i]?.createdAt ?? "")) {
+        throw new Error(`${SCENARIO_NAMES[target.variant]}: not newest first`);
+      }
+    }
+    firstIds.set(target.variant, data.map((c) => c.id).join(","));
+  }
+  const pages = new Set(firstIds.values());
+  if (pages.size > 1) throw new Error(`${[...firstIds.keys()].join(", ")} do not return the same page`);
+}
+
+// ---------------------------------------------------------------------------------------------- CPU accounting
+
+interface CpuSnapshot {
+  seconds: number;
+  busy: number;
+  steal: number;
+  /** This process's CPU seconds. */
+  self: number;
+  /** CPU seconds of the server child and of PostgreSQL's processes, by pid. */
+  ours: Map<number, number>;
+}
+
+/** USER_HZ, the unit of /proc CPU times on Linux. */
+const CLOCK_TICK = 100;
+
+/** Machine-wide busy CPU time and the part used by us (this process, the server child, PostgreSQL); Linux only. */
+function cpuSnapshot(childPid: number | undefined): CpuSnapshot | null {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    const busy = ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / CLOCK_TICK;
+    const own = process.cpuUsage();
+    const ours = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (comm !== "postgres" && Number(entry) !== childPid) continue;
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ours.set(Number(entry), (Number(rest[11]) + Number(rest[12])) / CLOCK_TICK);
+    }
+    return {
+      seconds: performance.now() / 1000,
+      busy,
+      steal: (steal ?? 0) / CLOCK_TICK,
+      self: (own.user + own.system) / 1e6,
+      ours,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Cores used by other processes between two snapshots. Our processes are compared pid by pid: a PostgreSQL
+ * backend that exits in between (an idle pool connection closing) takes its whole history with it, which must
+ * not count as negative use.
+ */
+function cpuBetween(
+  before: CpuSnapshot | null,
+  after: CpuSnapshot | null,
+): { other: number | null; steal: number | null } {
+  if (before === null || after === null) return { other: null, steal: null };
+  const elapsed = after.seconds - before.seconds;
+  let ours = after.self - before.self;
+  for (const [pid, seconds] of after.ours) ours += seconds - (before.ours.get(pid) ?? 0);
+  const other = Math.max(0, after.busy - before.busy - ours) / elapsed;
+  return { other: round(other, 2), steal: round((after.steal - before.steal) / elapsed, 2) };
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+// ---------------------------------------------------------------------------------------------- server child
+
+interface RunningServer {
+  pid: number | undefined;
+  ports: Partial<Record<Variant, number>>;
+  stop(): Promise<void>;
+}
+
+let serverStarts = 0;
+
+function startServer(config: ServerConfig, tag: string): Promise<RunningServer> {
+  serverStarts++;
+  const execArgv =
+    settings.cpuProfDir === undefined
+      ? []
+      : [
+          "--cpu-prof",
+          `--cpu-prof-dir=${resolve(settings.cpuProfDir)}`,
+          `--cpu-prof-name=${String(serverStarts).padStart(2, "0")}-${tag}.cpuprofile`,
+        ];
+  const child: ChildProcess = fork(SERVER_JS, [], {
+    env: { ...process.env, [SERVER_CONFIG_ENV]: JSON.stringify(config) },
+    execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.send({ type: "stop" } satisfies ParentMessage);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolveStart, reject) => {
+    child.once("message", (message: ChildMessage) => {
+      if (message.type === "ready") resolveStart({ pid: child.pid, ports: message.ports, stop });
+      else reject(new Error(`server child failed:\n${message.message}`));
+    });
+    child.once("exit", (code) => reject(new Error(`server child exited with code ${code}`)));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- load
+
+interface Target {
+  variant: Variant;
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+}
+
+function targetsFor(ports: Partial<Record<Variant, number>>, tenant: BenchTenant, secret: string): Target[] {
+  const targets: Target[] = [];
+  const { a, b, c, d } = ports;
+  if (a !== undefined) targets.push({ variant: "a", port: a, path: "/bare", headers: {} });
+  if (b !== undefined) targets.push({ variant: "b", port: b, path: "/courses", headers: {} });
+  const keyHeaders = (port: number) => ({
+    host: `${tenant.slug}.localhost:${port}`,
+    authorization: `Bearer ${secret}`,
+  });
+  if (c !== undefined) {
+    targets.push({ variant: "c", port: c, path: "/api/institution/courses", headers: keyHeaders(c) });
+  }
+  if (d !== undefined) targets.push({ variant: "d", port: d, path: PREPARED_ROUTE, headers: keyHeaders(d) });
+  return targets;
+}
+
+async function load(target: Target, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${target.port}${target.path}`,
+    connections: settings.connections,
+    duration: seconds,
+    headers: target.headers,
+  });
+}
+
+async function measure(
+  target: Target,
+  db: Measurement["db"],
+  rows: number,
+  serverPid: number | undefined,
+): Promise<Measurement> {
+  if (settings.warmupSeconds > 0) await load(target, settings.warmupSeconds);
+  const before = cpuSnapshot(serverPid);
+  const r = await load(target, settings.durationSeconds);
+  const cpu = cpuBetween(before, cpuSnapshot(serverPid));
+  const m: Measurement = {
+    scenario: target.variant,
+    name: SCENARIO_NAMES[target.variant],
+    db,
+    rows,
+    reqPerSec: r.requests.average,
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, average: r.latency.average, max: r.latency.max },
+    requests: { total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts },
+    otherCpuCores: cpu.other,
+    stealCores: cpu.steal,
+  };
+  log(
+    `${m.name.padEnd(40)} ${formatRows(rows).padStart(5)} ${db.padEnd(8)} ${Math.round(m.reqPerSec)} req/s, ` +
+      `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, other cpu ${m.otherCpuCores ?? "?"}` +
+      (r.non2xx + r.errors > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
+  );
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------- EXPLAIN
+
+function summarisePlan(rows: number, mode: PlanSummary["mode"], plan: string[]): PlanSummary {
+  const number = (re: RegExp) => {
+    const hit = plan.map((line) => re.exec(line)).find((m) => m !== null);
+    return hit?.[1] === undefined ? null : Number(hit[1]);
+  };
+  return {
+    rows,
+    mode,
+    executionMs: number(/Execution Time: ([\d.]+) ms/),
+    planningMs: number(/Planning Time: ([\d.]+) ms/),
+    indexScanBackward: plan.some((l) => /Index Scan Backward using courses_tenant_created_idx/.test(l)),
+    sorts: plan.some((l) => /^(->\s*)?(Incremental )?Sort\b/.test(l.trim())),
+    plan,
+  };
+}
+
+/**
+ * The list query planned two ways: with its parameter values known (an unnamed statement, or a prepared one in
+ * its first five executions) and forced onto the generic plan a prepared statement may switch to afterwards, with
+ * tenant and LIMIT unknown at plan time. Both must scan courses_tenant_created_idx backward without a sort.
+ * Each is run three times and the last, warm run is kept.
+ */
+async function explainList(
+  url: string,
+  db: Database,
+  tenantId: string,
+  rows: number,
+): Promise<PlanSummary[]> {
+  const client = new pg.Client({ connectionString: url, options: "-c TimeZone=UTC" });
+  await client.connect();
+  const planOf = (result: pg.QueryResult) =>
+    result.rows.map((r: Record<string, string>) => r["QUERY PLAN"] ?? "");
+  try {
+    const literal = literalPageQuery(db.db, tenantId).toSQL();
+    let custom: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      custom = planOf(await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${literal.sql}`, literal.params));
+    }
+    const prepared = pageQuery(db.db).toSQL();
+    await client.query("SET plan_cache_mode = force_generic_plan");
+    await client.query(`PREPARE bench_explain AS ${prepared.sql}`);
+    let generic: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      generic = planOf(
+        await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_explain('${tenantId}', 20, 0)`),
+      );
+    }
+    await client.query("DEALLOCATE bench_explain");
+    return [
+      summarisePlan(rows, "custom plan (parameter values known at planning)", custom),
+      summarisePlan(rows, "generic plan (what a prepared statement may switch to)", generic),
+    ];
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- databases
+
+async function adminQuery(text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createBenchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const given = process.env.BENCH_DATABASE_URL;
+  if (given !== undefined && given !== "") return { url: given, drop: async () => {} };
+  await adminQuery(`DROP DATABASE IF EXISTS ${BENCH_DB_NAME} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${BENCH_DB_NAME}`);
+  return {
+    url: `postgres://postgres@127.0.0.1:5432/${BENCH_DB_NAME}`,
+    drop: async () => {
+      await adminQuery(`DROP DATABASE IF EXISTS ${BENCH_DB_NAME} WITH (FORCE)`);
+    },
+  };
+}
+
+interface Seeded {
+  database: Database;
+  tenant: BenchTenant;
+  secret: string;
+}
+
+async function seedBase(database: Database, otherRows: number): Promise<Seeded> {
+  await database.migrate();
+  const plans = loadPlanConfig({});
+  const tenant = await makeTenant(database.db, plans, "bench");
+  const secret = await makeReadKey(database.db, tenant);
+  // Another tenant's courses interleave in time with the measured tenant's, so the tenant filter has work to do.
+  const other = await makeTenant(database.db, plans, "other");
+  await insertCourses(database.db, other.id, 0, otherRows, 1);
+  return { database, tenant, secret };
+}
+
+async function grow(seeded: Seeded, from: number, to: number, dbLabel: string): Promise<void> {
+  const { database, tenant } = seeded;
+  await timed(`${dbLabel}: courses ${formatRows(from)} → ${formatRows(to)}`, () =>
+    insertCourses(database.db, tenant.id, from, to),
+  );
+  await timed(`${dbLabel}: VACUUM (ANALYZE)`, () => analyze(database.db));
+  const counted = await courseCount(database.db, tenant.id);
+  if (counted !== to) throw new Error(`tenant_counters says ${counted} courses, expected ${to}`);
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+function table(measurements: Measurement[]): string {
+  const header = ["scenario", "rows", "db", "req/s", "p50 ms", "p99 ms", "non-2xx", "other cpu"];
+  const body = measurements.map((m) => [
+    m.name,
+    formatRows(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.requests.non2xx + m.requests.errors),
+    m.otherCpuCores === null ? "?" : m.otherCpuCores.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) =>
+      i === 0 || i === 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
+    );
+  return [
+    line(header).join(" | "),
+    widths.map((w) => "-".repeat(w)).join("-|-"),
+    ...body.map((row) => line(row).join(" | ")),
+  ].join("\n");
+}
+
+function ratios(measurements: Measurement[]): Ratio[] {
+  const find = (scenario: Variant, db: Measurement["db"], rows: number) =>
+    measurements.find((m) => m.scenario === scenario && m.db === db && m.rows === rows)?.reqPerSec;
+  const pg = (scenario: Variant, rows: number) =>
+    find(scenario, scenario === "a" ? "none" : "postgres", rows);
+  const out: Ratio[] = [];
+  const ratio = (name: string, x: number | undefined, y: number | undefined, target: number | null) => {
+    if (x === undefined || y === undefined || y === 0) return;
+    const value = round(x / y, 3);
+    out.push({ name, value, target, pass: target === null ? null : value >= target });
+  };
+  const at = (rows: number) => formatRows(rows);
+  for (const rows of settings.sizes) ratio(`c/b at ${at(rows)}`, pg("c", rows), pg("b", rows), 0.8);
+  const smallest = settings.sizes[0];
+  const largest = settings.sizes[settings.sizes.length - 1];
+  if (smallest !== undefined && largest !== undefined && largest !== smallest) {
+    const label = (v: Variant) => `${v}(${at(largest)})/${v}(${at(smallest)})`;
+    ratio(label("c"), pg("c", largest), pg("c", smallest), 0.8);
+    ratio(label("b"), pg("b", largest), pg("b", smallest), null);
+  }
+  for (const rows of settings.sizes) {
+    ratio(`d/b at ${at(rows)} (pipeline)`, pg("d", rows), pg("b", rows), null);
+    ratio(`c/d at ${at(rows)} (repo queries)`, pg("c", rows), pg("d", rows), null);
+  }
+  for (const rows of settings.sizes) ratio(`c/a at ${at(rows)}`, pg("c", rows), pg("a", rows), null);
+  if (settings.pgliteRows > 0) {
+    const r = settings.pgliteRows;
+    ratio(`c pglite/c postgres at ${at(r)}`, find("c", "pglite", r), pg("c", r), null);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadAtStart = loadavg();
+  log(`load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+  if ((loadAtStart[0] ?? 0) > 0.5) log("the machine is not idle: other processes will skew the figures");
+  const measurements: Measurement[] = [];
+  const explains: PlanSummary[] = [];
+  const seedSeconds: Record<string, number> = {};
+
+  // PostgreSQL: one tenant grown 1k → 100k → 1M; (a), (b), (c) at each size.
+  const pgDb = await createBenchDatabase();
+  let postgresVersion = "";
+  try {
+    const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
+    try {
+      const seeded = await timed("postgres: migrate, tenants, key, other tenant's courses", () =>
+        seedBase(database, OTHER_TENANT_ROWS),
+      );
+      const version = (await adminQuery("SHOW server_version")).rows[0] as { server_version: string };
+      postgresVersion = version.server_version;
+      let rows = 0;
+      for (const size of settings.sizes) {
+        const t0 = performance.now();
+        await grow(seeded, rows, size, "postgres");
+        seedSeconds[`postgres ${formatRows(rows)}→${formatRows(size)}`] = (performance.now() - t0) / 1000;
+        rows = size;
+        const plans = await explainList(pgDb.url, database, seeded.tenant.id, rows);
+        explains.push(...plans);
+        for (const p of plans) {
+          log(
+            `EXPLAIN at ${formatRows(rows)}, ${p.mode}: ${p.executionMs} ms` +
+              `, index scan backward: ${p.indexScanBackward}, sort: ${p.sorts}`,
+          );
+        }
+        const db: BenchDb = { kind: "postgres", url: pgDb.url };
+        const server = await startServer(
+          { db, tenantId: seeded.tenant.id, variants: ["a", "b", "c", "d"] },
+          `postgres-${formatRows(rows)}`,
+        );
+        try {
+          const targets = targetsFor(server.ports, seeded.tenant, seeded.secret);
+          await checkEndpoints(targets, rows);
+          for (const target of targets) {
+            const db = target.variant === "a" ? "none" : "postgres";
+            measurements.push(await measure(target, db, rows, server.pid));
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await pgDb.drop();
+  }
+
+  // PGlite: (c) only, seeded into a data directory the child then opens (PGlite serves one process at a time).
+  if (settings.pgliteRows > 0) {
+    const dataDir = mkdtempSync(join(tmpdir(), "aula-bench-pglite-"));
+    try {
+      const t0 = performance.now();
+      const database = await openDatabase({ dataDir });
+      let seeded: Seeded;
+      try {
+        seeded = await timed("pglite: migrate, tenants, key, other tenant's courses", () =>
+          seedBase(database, Math.min(OTHER_TENANT_ROWS, settings.pgliteRows / 10)),
+        );
+        await grow(seeded, 0, settings.pgliteRows, "pglite");
+      } finally {
+        await database.close();
+      }
+      seedSeconds[`pglite 0→${formatRows(settings.pgliteRows)}`] = (performance.now() - t0) / 1000;
+      const server = await startServer(
+        { db: { kind: "pglite", dataDir }, tenantId: seeded.tenant.id, variants: ["c"] },
+        `pglite-${formatRows(settings.pgliteRows)}`,
+      );
+      try {
+        const targets = targetsFor(server.ports, seeded.tenant, seeded.secret);
+        await checkEndpoints(targets, settings.pgliteRows);
+        for (const target of targets) {
+          measurements.push(await measure(target, "pglite", settings.pgliteRows, server.pid));
+        }
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  // Report.
+  const computed = ratios(measurements);
+  const out: string[] = ["", table(measurements), "", "ratios (req/s):"];
+  for (const r of computed) {
+    const verdict =
+      r.pass === null ? "" : r.pass ? `  PASS (target ≥ ${r.target})` : `  MISS (target ≥ ${r.target})`;
+    out.push(`  ${r.name.padEnd(34)} ${r.value.toFixed(2)}${verdict}`);
+  }
+  const largestPlans = explains.filter((p) => p.rows === settings.sizes[settings.sizes.length - 1]);
+  for (const p of largestPlans) {
+    out.push("", `EXPLAIN (ANALYZE, BUFFERS) of the list query at ${formatRows(p.rows)} courses, ${p.mode}:`);
+    out.push(...p.plan.map((line) => `  ${line}`));
+  }
+  const disturbed = measurements.filter((m) => (m.otherCpuCores ?? 0) > 0.2);
+  if (disturbed.length > 0) {
+    out.push(
+      "",
+      `warning: other processes used > 0.2 cores during ${disturbed.length} measurement(s) ` +
+        "(column 'other cpu'); rerun on an idle machine for figures to compare.",
+    );
+  }
+  const elapsed = (Date.now() - started) / 1000;
+  out.push("", `total bench time ${Math.round(elapsed)} s`);
+  process.stdout.write(`${out.join("\n")}\n`);
+
+  const now = new Date();
+  const report = {
+    generatedAt: now.toISOString(),
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "",
+      postgres: postgresVersion,
+      loadAverageAtStart: loadAtStart,
+    },
+    settings: { ...settings, cpuProfDir: settings.cpuProfDir ?? null, otherTenantRows: OTHER_TENANT_ROWS },
+    notes: [
+      "The server under test runs in a child process (bench/server.ts); autocannon runs in the parent.",
+      "(a) bare Fastify, one JSON route. (b) bare Fastify running the courses page query and the tenant_counters " +
+        "read as Drizzle prepared statements, with the CoursePage response schema, no auth. (c) the real app " +
+        "(buildApp, logger at level warn), GET /api/institution/courses, Host <slug>.localhost, Bearer API key.",
+      "(c) uses a key with scopes [courses:read] going through the standard pipeline (tenant from Host, key " +
+        "lookup, per-hour and per-minute rate-limit windows counted in memory, scope check); its tier is " +
+        "'custom' with limits of 1e9 so the windows never refuse, since a 'standard' key (100/min) would " +
+        "measure 429s after 100 requests.",
+      "PostgreSQL: one tenant grown 1k → 100k → 1M between measurements, plus another tenant's courses; " +
+        "VACUUM (ANALYZE) after each growth. PGlite: (c) only.",
+      "(d) is a diagnostic: route bench-prepared-courses added to (c)'s app with the same access rule, query " +
+        "and response schemas as the courses list, and (b)'s prepared handler. d/b is the cost of the pipeline " +
+        "and the app around the handler; c/d the cost of how src/ builds and sends the list's queries " +
+        "(≈ 1 when they are prepared).",
+      "otherCpuCores: CPU used by processes other than the server, autocannon and PostgreSQL during a " +
+        "measurement (from /proc); figures taken while it is high are not comparable.",
+      "Targets (printed, not asserted): c/b ≥ 0.8 and c(1M)/c(1k) ≥ 0.8.",
+    ],
+    seedSeconds,
+    measurements,
+    ratios: computed,
+    explain: explains,
+    elapsedSeconds: elapsed,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (customised) {
+    const file = join(RESULTS_DIR, "latest.tmp.json");
+    writeFileSync(file, json);
+    log(`custom settings: wrote ${file} (latest.json is kept for full runs)`);
+  } else {
+    const dated = join(RESULTS_DIR, `${now.toISOString().slice(0, 10)}.json`);
+    writeFileSync(join(RESULTS_DIR, "latest.json"), json);
+    writeFileSync(dated, json);
+    log(`wrote ${join(RESULTS_DIR, "latest.json")} and ${dated}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

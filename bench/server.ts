@@ -1,0 +1,135 @@
+/**
+ * The servers under test, in a child process of bench/run.ts so that autocannon (in the parent) and the server
+ * each get a core of their own:
+ *   (a) a bare Fastify route answering a small JSON object;
+ *   (b) a bare Fastify route running the courses page query and the counter read as prepared statements,
+ *       with the courses response schema and no auth;
+ *   (c) the real app (`buildApp`) as `npm start` builds it, minus request logging (level "warn");
+ *   (d) a diagnostic: the same real app, on one more route with the access rule, query schema and response
+ *       schema of GET /api/institution/courses but (b)'s prepared handler. c/d is what the way src/ runs the
+ *       list's queries costs; d/b is what the auth pipeline and the rest of the app cost.
+ * Each listens on its own port on 127.0.0.1; the ports go to the parent in a "ready" message.
+ */
+import { randomBytes } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import { buildApp, LOG_REDACT } from "../src/app.js";
+import { loadConfig } from "../src/config/index.js";
+import { type Database, openDatabase } from "../src/db/client.js";
+import { CoursePage, type CourseRecord, ListCoursesQuery } from "../src/modules/courses/schemas.js";
+import { tenantOf } from "../src/platform/auth/request.js";
+import { createContext } from "../src/platform/context.js";
+import type { App } from "../src/platform/http/types.js";
+import { pageEnvelope, pageWindow } from "../src/platform/pagination/pagination.js";
+import type { ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
+import { PREPARED_ROUTE, SERVER_CONFIG_ENV } from "./protocol.js";
+import { pageQuery, totalQuery } from "./queries.js";
+
+/** The pool size `npm start` uses by default (DATABASE_POOL_SIZE); (b), (c) and (d) share one pool. */
+const POOL_SIZE = 10;
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+function bareApp(): FastifyInstance {
+  const app = Fastify({ logger: false });
+  app.get("/bare", async () => ({ hello: "world", ok: true }));
+  return app;
+}
+
+/** The unfiltered courses page of one tenant through prepared statements (filters are never sent). */
+function preparedPage(database: Database, name: string) {
+  const page = pageQuery(database.db).prepare(`bench_${name}_page`);
+  const total = totalQuery(database.db).prepare(`bench_${name}_total`);
+  return async (tenantId: string, query: { page?: number; perPage?: number }) => {
+    const window = pageWindow(query);
+    const [rows, counter] = await Promise.all([
+      page.execute({ tenantId, limit: window.limit, offset: window.offset }),
+      total.execute({ tenantId }),
+    ]);
+    // The status column is text; repo.ts casts its rows the same way.
+    return pageEnvelope(rows as CourseRecord[], counter[0]?.value ?? 0, window);
+  };
+}
+
+function preparedApp(database: Database, tenantId: string): FastifyInstance {
+  const list = preparedPage(database, "b");
+  const app = Fastify({ logger: false });
+  app.get("/courses", { schema: { response: { 200: CoursePage } } }, () => list(tenantId, {}));
+  return app;
+}
+
+async function realApp(database: Database, withPreparedRoute: boolean): Promise<FastifyInstance> {
+  const appConfig = loadConfig({
+    NODE_ENV: "production",
+    ...(config.db.kind === "postgres" ? { DATABASE_URL: config.db.url } : { DATA_DIR: config.db.dataDir }),
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    WORKER: "off",
+    LOG_LEVEL: "warn",
+  });
+  const app: App = await buildApp(createContext(appConfig, database), {
+    logger: { level: "warn", redact: LOG_REDACT },
+  });
+  if (withPreparedRoute) {
+    const list = preparedPage(database, "d");
+    app.get(
+      PREPARED_ROUTE,
+      {
+        config: { access: { kind: "authenticated", auth: ["key", "session"], scope: "courses:read" } },
+        schema: { hide: true, querystring: ListCoursesQuery, response: { 200: CoursePage } },
+      },
+      (request) => list(tenantOf(request).id, request.query),
+    );
+  }
+  return app as unknown as FastifyInstance;
+}
+
+const raw = process.env[SERVER_CONFIG_ENV];
+if (raw === undefined) throw new Error(`${SERVER_CONFIG_ENV} is not set: run this through bench/run.ts`);
+const config = JSON.parse(raw) as ServerConfig;
+
+async function main(): Promise<void> {
+  const needsDb = config.variants.some((v) => v !== "a");
+  const database = needsDb
+    ? await openDatabase(
+        config.db.kind === "postgres"
+          ? { url: config.db.url, dataDir: ":memory:", poolSize: POOL_SIZE }
+          : { dataDir: config.db.dataDir },
+      )
+    : undefined;
+
+  const apps = new Map<Variant, FastifyInstance>();
+  for (const variant of config.variants) {
+    if (variant === "a") apps.set(variant, bareApp());
+    else if (database === undefined) throw new Error("no database");
+    else if (variant === "b") apps.set(variant, preparedApp(database, config.tenantId));
+    else if (variant === "c") apps.set(variant, await realApp(database, config.variants.includes("d")));
+  }
+
+  const ports: Partial<Record<Variant, number>> = {};
+  for (const [variant, app] of apps) {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const address = app.server.address();
+    if (address === null || typeof address === "string") throw new Error("no TCP address");
+    ports[variant] = address.port;
+  }
+  // (d) is a route of (c)'s app.
+  if (config.variants.includes("d")) ports.d = ports.c;
+
+  process.on("message", (message: ParentMessage) => {
+    if (message.type !== "stop") return;
+    void (async () => {
+      for (const app of apps.values()) await app.close();
+      await database?.close();
+      // A clean exit, so that `--cpu-prof` gets to write its profile.
+      process.exit(0);
+    })();
+  });
+  send({ type: "ready", ports });
+}
+
+main().catch((err: unknown) => {
+  send({ type: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  process.exit(1);
+});
