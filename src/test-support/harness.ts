@@ -27,7 +27,18 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /** Receives every log line (JSON) at `logLevel` (default "trace" when given). Logs are off otherwise. */
+  onLog?: (line: string) => void;
+  logLevel?: string;
+  /** Registers extra routes (test hooks such as a forced 500) before the app is ready. */
+  routes?: (app: App) => void;
+}
+
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: HarnessOptions = {},
+): Promise<Harness> {
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
@@ -39,7 +50,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: 5 });
   await database.migrate();
   const ctx = createContext(config, database);
-  const app = await buildApp(ctx, { logger: false });
+  const onLog = options.onLog;
+  const logger =
+    onLog === undefined ? false : { level: options.logLevel ?? "trace", stream: { write: onLog } };
+  const app = await buildApp(ctx, { logger });
+  options.routes?.(app);
   await app.ready();
   const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   return {
