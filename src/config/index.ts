@@ -30,7 +30,18 @@ export interface Config {
   };
   plans: PlanConfig;
   bodyLimitBytes: number;
+  /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
+  trustProxy: boolean | number | string;
   cronSecret?: string;
+}
+
+/** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
+function trustProxy(env: Env): boolean | number | string {
+  const raw = optional(env, "TRUST_PROXY");
+  if (raw === undefined || ["0", "false", "off", "no"].includes(raw.toLowerCase())) return false;
+  if (["true", "on", "yes"].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 /**
@@ -82,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     plans: loadPlanConfig(env),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
+    trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
   };
 }
