@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./index.js";
+import { DEFAULT_STUDENT_LIMITS } from "./plans.js";
+
+const dir = mkdtempSync(join(tmpdir(), "aula-config-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("configuration", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c.host).toBe("127.0.0.1");
+    expect(c.port).toBe(3000);
+    expect(c.baseDomain).toBe("localhost");
+    expect(c.db.url).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.worker).toBe(true);
+    expect(c.auth.secureCookies).toBe(true);
+    expect(c.plans.studentLimits).toEqual(DEFAULT_STUDENT_LIMITS);
+    expect(c.trustProxy).toBe(false);
+  });
+
+  it("keeps a generated session secret in DATA_DIR, readable only by its owner, and reuses it", () => {
+    const first = loadConfig({ DATA_DIR: dir }).auth.sessionSecret;
+    const second = loadConfig({ DATA_DIR: dir }).auth.sessionSecret;
+    expect(Buffer.from(first).toString()).toBe(Buffer.from(second).toString());
+    expect(readFileSync(join(dir, "session-secret"), "utf8")).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(join(dir, "session-secret")).mode & 0o077).toBe(0);
+  });
+
+  it("merges PLAN_STUDENT_LIMITS over the defaults and refuses nonsense", () => {
+    const c = loadConfig({ DATA_DIR: dir, PLAN_STUDENT_LIMITS: '{"free":3,"growth":400}' });
+    expect(c.plans.studentLimits).toEqual({ ...DEFAULT_STUDENT_LIMITS, free: 3, growth: 400 });
+    for (const bad of ["[1]", "{", '{"gold":5}', '{"free":-1}', '{"free":2.5}']) {
+      expect(() => loadConfig({ DATA_DIR: dir, PLAN_STUDENT_LIMITS: bad }), bad).toThrow(ConfigError);
+    }
+  });
+
+  it("drops Secure cookies only in development and test", () => {
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: "development" }).auth.secureCookies).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: "test" }).auth.secureCookies).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: "staging" }).auth.secureCookies).toBe(true);
+  });
+
+  it("reads TRUST_PROXY as off, on, a hop count or a list of proxies", () => {
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "off" }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "10.0.0.0/8,127.0.0.1" }).trustProxy).toBe(
+      "10.0.0.0/8,127.0.0.1",
+    );
+  });
+
+  it("refuses malformed numbers, switches and short secrets at start", () => {
+    expect(() => loadConfig({ DATA_DIR: dir, PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, WORKER: "maybe" })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, SESSION_SECRET: "short" })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ DATA_DIR: dir, DATABASE_URL: "postgres://x/y", NODE_ENV: "production" }),
+    ).toThrow(/SESSION_SECRET/);
+  });
+});
