@@ -306,6 +306,7 @@ describe("access token validation", () => {
     email: "someone@x.test",
     role: "authenticated",
     app_metadata: { tenantId: tenant.id, role },
+    session_id: decodeJwt(teacherToken).session_id,
     sub,
   });
   const sign = (
@@ -491,6 +492,36 @@ describe("refresh and logout", () => {
       .from(refreshTokens)
       .where(and(eq(refreshTokens.tenantId, a.id), eq(refreshTokens.tokenHash, sha256(refreshToken))));
     expect(rows[0]?.revokedAt).not.toBeNull();
+  });
+
+  it("ends the access token with its session: after logout, and after a replayed refresh token", async () => {
+    const list = (access: string) =>
+      h.inject({
+        method: "GET",
+        url: "/api/institution/courses",
+        headers: { host: a.host, cookie: `sb-access-token=${access}` },
+      });
+    const first = await login(h, a, a.adminEmail, a.password);
+    const access = cookieValue(first, "sb-access-token");
+    expect((await list(access)).statusCode).toBe(200);
+    await h.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: { host: a.host, cookie: `sb-refresh-token=${cookieValue(first, "sb-refresh-token")}` },
+    });
+    // Still unexpired and correctly signed, but its session is over.
+    await expectUnauthorized(await list(access));
+
+    const second = await login(h, a, a.adminEmail, a.password);
+    const oldRefresh = cookieValue(second, "sb-refresh-token");
+    const rotated = await refresh(a, oldRefresh);
+    const newAccess = cookieValue(rotated, "sb-access-token");
+    expect((await list(newAccess)).statusCode).toBe(200);
+    await expectUnauthorized(await refresh(a, oldRefresh));
+    await expectUnauthorized(await list(newAccess));
+    // Other sessions of the same user are untouched.
+    const third = await login(h, a, a.adminEmail, a.password);
+    expect((await list(cookieValue(third, "sb-access-token"))).statusCode).toBe(200);
   });
 });
 

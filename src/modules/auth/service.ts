@@ -45,7 +45,7 @@ async function issue(
     ttlSeconds: config.auth.refreshTokenTtlSeconds,
   });
   const accessToken = await signAccessToken(
-    { sub: user.id, email: user.email, tenantId, role: user.role as Role },
+    { sub: user.id, email: user.email, tenantId, role: user.role as Role, sessionId: familyId },
     config.auth.sessionSecret,
     config.auth.accessTokenTtlSeconds,
   );

@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { users } from "../../db/schema/index.js";
 import type { AppContext } from "../context.js";
 import { AppError } from "../errors/app-error.js";
 import { consumeKeyBudget } from "../rate-limit/key-limits.js";
@@ -8,6 +6,7 @@ import { secondsUntil } from "../rate-limit/limiter.js";
 import { holdsScope } from "../scopes/scopes.js";
 import { API_KEY_PATTERN } from "./secrets.js";
 import { ACCESS_COOKIE, verifyAccessToken } from "./session-tokens.js";
+import { loadSessionUser } from "./session-user.js";
 import type { Principal, Role, RouteAccess, Tenant } from "./types.js";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -75,14 +74,8 @@ async function authenticate(
   // A session belongs to one tenant: a valid token of tenant A on B's host is just as unusable as a forged one.
   if (claims === null || claims.tenantId !== tenant.id) throw await refuse(ctx, request);
   if (!access.auth.includes("session")) throw unauthorized();
-  // The role is read from the database on every request, so a demotion or removal takes effect at once.
-  const rows = await ctx.database.db
-    .select({ role: users.role, status: users.status, email: users.email })
-    .from(users)
-    .where(and(eq(users.tenantId, tenant.id), eq(users.id, claims.sub)))
-    .limit(1);
-  const user = rows[0];
-  if (user === undefined || user.status !== "active") throw unauthorized();
+  const user = await loadSessionUser(ctx.database.db, tenant.id, claims.sub, claims.sessionId);
+  if (user === undefined || user.status !== "active" || !user.live) throw unauthorized();
   const role = user.role as Role;
   if (access.roles !== undefined && !access.roles.includes(role)) {
     const adminOnly = access.roles.length === 1 && access.roles[0] === "institution_admin";

@@ -9,6 +9,8 @@ export interface AccessClaims {
   email: string;
   tenantId: string;
   role: Role;
+  /** The refresh-token family this token was issued with (Supabase's `session_id`): logout ends it at once. */
+  sessionId: string;
 }
 
 /** Supabase-shaped access token: `role: "authenticated"`, the tenant and app role under `app_metadata`. */
@@ -20,6 +22,7 @@ export async function signAccessToken(
   return new SignJWT({
     email: claims.email,
     role: "authenticated",
+    session_id: claims.sessionId,
     app_metadata: { tenantId: claims.tenantId, role: claims.role },
   })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -43,12 +46,19 @@ export async function verifyAccessToken(token: string, secret: Uint8Array): Prom
     if (
       typeof payload.sub !== "string" ||
       typeof payload.email !== "string" ||
+      typeof payload.session_id !== "string" ||
       typeof meta?.tenantId !== "string" ||
       !(ROLES as readonly unknown[]).includes(meta.role)
     ) {
       return null;
     }
-    return { sub: payload.sub, email: payload.email, tenantId: meta.tenantId, role: meta.role as Role };
+    return {
+      sub: payload.sub,
+      email: payload.email,
+      tenantId: meta.tenantId,
+      role: meta.role as Role,
+      sessionId: payload.session_id,
+    };
   } catch (err) {
     if (err instanceof errors.JOSEError) return null;
     throw err;
