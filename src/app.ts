@@ -40,7 +40,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     logController: new AccessLog(),
     return503OnClosing: true,
   }).withTypeProvider() as unknown as App;
-  ctx.log = app.log;
   await ctx.apiKeys.listen();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
@@ -14,7 +13,6 @@ export interface AppContext {
   apiKeys: ApiKeyStore;
   limiters: LimiterFactory;
   broadcast: Broadcast;
-  log?: FastifyBaseLogger;
 }
 
 export function createContext(config: Config, database: Database): AppContext {

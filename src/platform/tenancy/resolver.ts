@@ -46,11 +46,6 @@ export class TenantResolver {
     return tenant;
   }
 
-  /** Forget cached answers, e.g. after a tenant's plan changed in this process. */
-  invalidate(): void {
-    this.cache.clear();
-  }
-
   private async lookup(host: string): Promise<Tenant | null> {
     const columns = { id: tenants.id, slug: tenants.slug, name: tenants.name, plan: tenants.plan };
     const slug = slugFromHost(host, this.baseDomain);
