@@ -1,19 +1,13 @@
 import { buildApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config/index.js";
-import { DataDirInUseError, openDatabase } from "./db/client.js";
-import { closeContext, createContext } from "./platform/context.js";
+import { exitOnStartupFailure, openContext } from "./bootstrap.js";
+import { loadConfig } from "./config/index.js";
+import { closeContext } from "./platform/context.js";
 import { startWorker } from "./worker/runner.js";
 
 /** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({
-    url: config.db.url,
-    dataDir: config.db.dataDir,
-    poolSize: config.db.poolSize,
-  });
-  await database.migrate();
-  const ctx = createContext(config, database);
+  const ctx = await openContext(config);
   const app = await buildApp(ctx);
   const worker = config.worker ? startWorker(ctx, app.log) : undefined;
 
@@ -32,7 +26,6 @@ async function main(): Promise<void> {
       await worker?.stop();
       await app.close();
       await closeContext(ctx);
-      await database.close();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, "error during shutdown");
@@ -44,16 +37,9 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(
-    { database: database.kind, rateLimitStore: ctx.limiters.store, worker: config.worker },
+    { database: ctx.database.kind, rateLimitStore: ctx.limiters.store, worker: config.worker },
     `Aula API on http://${config.host}:${config.port} (tenants at <slug>.${config.baseDomain}:${config.port})`,
   );
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
-    console.error(`configuration error: ${err.message}`);
-  } else {
-    console.error(err);
-  }
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -1,7 +1,7 @@
 import pino from "pino";
+import { exitOnStartupFailure, openContext } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config/index.js";
-import { DataDirInUseError, openDatabase } from "./db/client.js";
-import { closeContext, createContext } from "./platform/context.js";
+import { closeContext } from "./platform/context.js";
 import { startWorker } from "./worker/runner.js";
 
 /** `npm run worker`: deliveries and scheduled jobs without the HTTP server. */
@@ -13,29 +13,15 @@ async function main(): Promise<void> {
     );
   }
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({
-    url: config.db.url,
-    dataDir: config.db.dataDir,
-    poolSize: config.db.poolSize,
-  });
-  await database.migrate();
-  const ctx = createContext(config, database);
+  const ctx = await openContext(config);
   const worker = startWorker(ctx, log);
   const stop = async () => {
     await worker.stop();
     await closeContext(ctx);
-    await database.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
 }
 
-main().catch((err: unknown) => {
-  console.error(
-    err instanceof ConfigError || err instanceof DataDirInUseError
-      ? `configuration error: ${err.message}`
-      : err,
-  );
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -27,7 +27,8 @@ export function createContext(config: Config, database: Database): AppContext {
   };
 }
 
-/** Releases what the context holds besides the database: Redis connections of the limiter and the broadcast. */
+/** Releases everything the context holds: Redis connections of the limiter and the broadcast, then the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await Promise.all([ctx.limiters.close(), ctx.broadcast.close()]);
+  await ctx.database.close();
 }

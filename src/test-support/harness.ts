@@ -1,15 +1,16 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../app.js";
+import { openContext } from "../bootstrap.js";
 import { type Config, loadConfig } from "../config/index.js";
-import { type Database, openDatabase } from "../db/client.js";
+import type { Database } from "../db/client.js";
 import type { CreateApiKeyInput } from "../modules/api-keys/schemas.js";
 import { createApiKey } from "../modules/api-keys/service.js";
 import { setPassword } from "../modules/auth/service.js";
 import { createTenant } from "../modules/tenants/service.js";
 import { createUser } from "../modules/users/service.js";
 import type { Role } from "../platform/auth/types.js";
-import { type AppContext, closeContext, createContext } from "../platform/context.js";
+import { type AppContext, closeContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 
 /**
@@ -47,9 +48,8 @@ export async function startHarness(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: 5 });
-  await database.migrate();
-  const ctx = createContext(config, database);
+  const ctx = await openContext(config, 5);
+  const database = ctx.database;
   const onLog = options.onLog;
   const logger =
     onLog === undefined ? false : { level: options.logLevel ?? "trace", stream: { write: onLog } };
@@ -67,7 +67,6 @@ export async function startHarness(
     async close() {
       await app.close();
       await closeContext(ctx);
-      await database.close();
     },
   };
 }

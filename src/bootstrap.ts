@@ -1,0 +1,26 @@
+import type { Config } from "./config/index.js";
+import { ConfigError } from "./config/index.js";
+import { DataDirInUseError, openDatabase } from "./db/client.js";
+import { type AppContext, createContext } from "./platform/context.js";
+
+/** What every entry point does first: open the configured database, bring its schema up to date, build the context. */
+export async function openContext(config: Config, poolSize = config.db.poolSize): Promise<AppContext> {
+  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize });
+  try {
+    await database.migrate();
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return createContext(config, database);
+}
+
+/** Ends a process that could not start: configuration mistakes in one line, anything else in full. */
+export function exitOnStartupFailure(err: unknown): never {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+    console.error(`configuration error: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+}
