@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
+import { runPageQuery } from "../../db/page-query.js";
 import { apiKeys } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 
@@ -52,13 +53,16 @@ export async function listActiveApiKeys(
   tenantId: string,
   window: PageWindow,
 ): Promise<ApiKeyRow[]> {
-  const rows = await db
-    .select(columns)
-    .from(apiKeys)
-    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.status, "active")))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-    .limit(window.limit)
-    .offset(window.offset);
+  const rows = await runPageQuery(db, "api_keys", tenantId, {}, window, (p, name) =>
+    db
+      .select(columns)
+      .from(apiKeys)
+      .where(and(eq(apiKeys.tenantId, p.tenantId), eq(apiKeys.status, "active")))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
   return rows as ApiKeyRow[];
 }
 

@@ -1,7 +1,7 @@
-import { and, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { prepared } from "../../db/prepared.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courses } from "../../db/schema/index.js";
 import { likeContains } from "../../platform/http/schemas.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
@@ -23,35 +23,19 @@ export interface CourseFilter {
   status?: CourseStatus;
 }
 
-/** Values, or placeholders bound later by a prepared statement. */
-type Bindable = string | Placeholder;
-
-function where(tenantId: Bindable, filter: { status?: Bindable; search?: Bindable }): SQL {
+function where(tenantId: Bindable, filter: { status?: Bindable; pattern?: Bindable }): SQL {
   return and(
     eq(courses.tenantId, tenantId),
     filter.status === undefined ? undefined : eq(courses.status, filter.status),
-    filter.search === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.search})`,
+    filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
   ) as SQL;
 }
 
-/** One prepared statement per filter shape; the values are bound at execution. */
-function listStatement(db: Executor, filter: CourseFilter) {
-  const name = `courses_list${filter.status === undefined ? "" : "_status"}${filter.search === undefined ? "" : "_search"}`;
-  return prepared(db, name, () =>
-    db
-      .select(columns)
-      .from(courses)
-      .where(
-        where(sql.placeholder("tenantId"), {
-          status: filter.status === undefined ? undefined : sql.placeholder("status"),
-          search: filter.search === undefined ? undefined : sql.placeholder("pattern"),
-        }),
-      )
-      .orderBy(desc(courses.createdAt), desc(courses.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(name),
-  );
+function bindings(filter: CourseFilter) {
+  return {
+    status: filter.status,
+    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+  };
 }
 
 export async function listCourses(
@@ -60,13 +44,16 @@ export async function listCourses(
   filter: CourseFilter,
   window: PageWindow,
 ): Promise<CourseRecord[]> {
-  const rows = await listStatement(db, filter).execute({
-    tenantId,
-    status: filter.status,
-    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
-    limit: window.limit,
-    offset: window.offset,
-  });
+  const rows = await runPageQuery(db, "courses", tenantId, bindings(filter), window, (p, name) =>
+    db
+      .select(columns)
+      .from(courses)
+      .where(where(p.tenantId, p))
+      .orderBy(desc(courses.createdAt), desc(courses.id))
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
   return rows as CourseRecord[];
 }
 
@@ -85,7 +72,7 @@ export async function countCourses(db: Executor, tenantId: string, filter: Cours
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(courses)
-    .where(where(tenantId, { status: filter.status, search: likeContains(filter.search) }));
+    .where(where(tenantId, bindings(filter)));
   return rows[0]?.n ?? 0;
 }
 

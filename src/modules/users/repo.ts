@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { prepared } from "../../db/prepared.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
 import { likeContains } from "../../platform/http/schemas.js";
@@ -30,45 +30,32 @@ export interface UserFilter {
   role?: Role;
 }
 
-/** Values, or placeholders bound later by a prepared statement. */
-type Bindable = string | Placeholder;
-
-function where(tenantId: Bindable, filter: { role?: Bindable; search?: Bindable }): SQL {
+function where(tenantId: Bindable, filter: { role?: Bindable; pattern?: Bindable }): SQL {
   return and(
     eq(users.tenantId, tenantId),
     filter.role === undefined ? undefined : eq(users.role, filter.role),
-    filter.search === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.search})`,
+    filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
   ) as SQL;
 }
 
-/** One prepared statement per filter shape; the values are bound at execution. */
-function listStatement(db: Executor, filter: UserFilter) {
-  const name = `users_list${filter.role === undefined ? "" : "_role"}${filter.search === undefined ? "" : "_search"}`;
-  return prepared(db, name, () =>
-    db
-      .select(columns)
-      .from(users)
-      .where(
-        where(sql.placeholder("tenantId"), {
-          role: filter.role === undefined ? undefined : sql.placeholder("role"),
-          search: filter.search === undefined ? undefined : sql.placeholder("pattern"),
-        }),
-      )
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(name),
-  );
+function bindings(filter: UserFilter) {
+  return {
+    role: filter.role,
+    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+  };
 }
 
 export async function listUsers(db: Executor, tenantId: string, filter: UserFilter, window: PageWindow) {
-  const rows = await listStatement(db, filter).execute({
-    tenantId,
-    role: filter.role,
-    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
-    limit: window.limit,
-    offset: window.offset,
-  });
+  const rows = await runPageQuery(db, "users", tenantId, bindings(filter), window, (p, name) =>
+    db
+      .select(columns)
+      .from(users)
+      .where(where(p.tenantId, p))
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
   return rows as UserRecord[];
 }
 
@@ -80,7 +67,7 @@ export async function countUsers(db: Executor, tenantId: string, filter: UserFil
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
-    .where(where(tenantId, { role: filter.role, search: likeContains(filter.search) }));
+    .where(where(tenantId, bindings(filter)));
   return rows[0]?.n ?? 0;
 }
 
