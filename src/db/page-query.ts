@@ -46,3 +46,8 @@ export async function runPageQuery<F extends FilterValues, R>(
   });
   return statement.execute({ ...filter, tenantId, limit: window.limit, offset: window.offset });
 }
+
+/** Escapes LIKE wildcards so user input is matched literally. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -11,7 +11,7 @@ import {
 import { signAccessToken } from "../../platform/auth/session-tokens.js";
 import type { Role, Tenant } from "../../platform/auth/types.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { type LimiterFactory, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import { type LimiterFactory, rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
 import * as repo from "./repo.js";
 
 export interface IssuedSession {
@@ -53,8 +53,7 @@ async function issue(
 }
 
 const invalidCredentials = () => new AppError("invalid_credentials");
-/** Like every other 401 (RFC 9110 §15.5.2), an unusable refresh token names the scheme. */
-const unauthorized = () => new AppError("unauthorized", { headers: { "www-authenticate": "Bearer" } });
+const unauthorized = () => new AppError("unauthorized");
 
 /**
  * Failed logins are counted per (tenant, e-mail) and per IP; past either budget every attempt gets 429 until the
@@ -86,10 +85,10 @@ export async function login(
         : undefined,
       byIp.allowed ? limiters.refund("login:ip", ip, config.auth.loginMaxPerIp, window) : undefined,
     ]);
-    throw new AppError("rate_limit_exceeded", {
-      messageKey: "rate_limit_exceeded.login",
-      retryAfter: secondsUntil(Math.max(...blocked.map((w) => w.msBeforeNext))),
-    });
+    throw rateLimited(
+      secondsUntil(Math.max(...blocked.map((w) => w.msBeforeNext))),
+      "rate_limit_exceeded.login",
+    );
   }
   const candidate = await repo.findLoginCandidate(db, tenant.id, email);
   // An unknown e-mail costs a full scrypt too, so timing does not tell which e-mails exist.

@@ -1,9 +1,8 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { courses } from "../../db/schema/index.js";
-import { likeContains } from "../../platform/http/schemas.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CourseRecord, CourseStatus, CreateCourseInput, UpdateCourseInput } from "./schemas.js";
 

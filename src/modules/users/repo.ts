@@ -1,10 +1,9 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
-import { likeContains } from "../../platform/http/schemas.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { UserRecord } from "./schemas.js";
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { AppError } from "../errors/app-error.js";
 import { consumeKeyBudget } from "../rate-limit/key-limits.js";
-import { secondsUntil } from "../rate-limit/limiter.js";
+import { rateLimited, secondsUntil } from "../rate-limit/limiter.js";
 import { holdsScope } from "../scopes/scopes.js";
 import { API_KEY_PATTERN } from "./secrets.js";
 import { ACCESS_COOKIE, verifyAccessToken } from "./session-tokens.js";
@@ -12,9 +12,7 @@ import type { Principal, Role, RouteAccess, Tenant } from "./types.js";
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Every unusable credential gets the same answer, so none of them tells an attacker anything. */
-function unauthorized(): AppError {
-  return new AppError("unauthorized", { headers: { "www-authenticate": "Bearer" } });
-}
+const unauthorized = () => new AppError("unauthorized");
 
 /**
  * The request pipeline before validation: tenant from Host → credentials → rate limit (keys) → scope or role.
@@ -57,7 +55,7 @@ async function authenticate(
     reply.header("x-ratelimit-limit", String(outcome.headers.limit));
     reply.header("x-ratelimit-remaining", String(outcome.headers.remaining));
     reply.header("x-ratelimit-reset", String(outcome.headers.reset));
-    if (!outcome.allowed) throw new AppError("rate_limit_exceeded", { retryAfter: outcome.retryAfter });
+    if (!outcome.allowed) throw rateLimited(outcome.retryAfter);
     if (access.scope !== undefined && !holdsScope(principal.key.scopes, access.scope)) {
       throw new AppError("insufficient_scope", {
         params: { scope: access.scope },
@@ -110,16 +108,11 @@ const BAD_CREDENTIALS = "badcred:ip";
 async function guardFloods(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
   const state = await ctx.limiters.peek(BAD_CREDENTIALS, request.ip, limit, 60);
-  if (!state.allowed) {
-    throw new AppError("rate_limit_exceeded", { retryAfter: secondsUntil(state.msBeforeNext) });
-  }
+  if (!state.allowed) throw rateLimited(secondsUntil(state.msBeforeNext));
 }
 
 async function refuse(ctx: AppContext, request: FastifyRequest): Promise<AppError> {
   const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
   const state = await ctx.limiters.consume(BAD_CREDENTIALS, request.ip, limit, 60);
-  if (!state.allowed) {
-    return new AppError("rate_limit_exceeded", { retryAfter: secondsUntil(state.msBeforeNext) });
-  }
-  return unauthorized();
+  return state.allowed ? unauthorized() : rateLimited(secondsUntil(state.msBeforeNext));
 }

@@ -21,7 +21,6 @@ export class AppError extends Error {
   readonly retryAfter: number | undefined;
   /** A more specific message key than the code itself, e.g. `conflict.email_taken`. */
   readonly messageKey: string;
-  readonly headers: Record<string, string>;
 
   constructor(
     code: ErrorCode,
@@ -30,7 +29,6 @@ export class AppError extends Error {
       details?: DetailKey[];
       retryAfter?: number;
       messageKey?: string;
-      headers?: Record<string, string>;
       cause?: unknown;
     } = {},
   ) {
@@ -41,7 +39,6 @@ export class AppError extends Error {
     this.details = options.details;
     this.retryAfter = options.retryAfter;
     this.messageKey = options.messageKey ?? code;
-    this.headers = options.headers ?? {};
   }
 }
 

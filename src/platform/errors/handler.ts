@@ -72,7 +72,8 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, appErr
     body.retryAfter = appError.retryAfter;
     reply.header("retry-after", String(appError.retryAfter));
   }
-  for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+  // RFC 9110 §15.5.2: every 401 names the scheme that would be accepted.
+  if (appError.status === 401) reply.header("www-authenticate", "Bearer");
   reply.header("content-language", locale);
   reply.header("cache-control", "no-store");
   return body;

@@ -22,8 +22,3 @@ export function requireUuid(id: string): string {
   if (!UUID_RE.test(id)) throw notFound();
   return id.toLowerCase();
 }
-
-/** Escapes LIKE wildcards so user input is matched literally. */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { AppError } from "../errors/app-error.js";
 
 type Limiter = RateLimiterMemory | RateLimiterRedis;
 
@@ -92,6 +93,11 @@ export class LimiterFactory {
   async close(): Promise<void> {
     await this.redis?.quit().catch(() => {});
   }
+}
+
+/** The 429 every limit answers with; `retryAfter` becomes both the body field and the Retry-After header. */
+export function rateLimited(retryAfter: number, messageKey?: string): AppError {
+  return new AppError("rate_limit_exceeded", { retryAfter, messageKey });
 }
 
 /** Whole seconds until a window frees a request; never 0 for a refusal. */
