@@ -41,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return503OnClosing: true,
   }).withTypeProvider() as unknown as App;
   await ctx.apiKeys.listen();
+  await ctx.tenants.listen();
 
   app.setValidatorCompiler(validatorCompiler);
   // JSON is the only request body the API takes; anything else is 415 before it is read.
@@ -64,7 +65,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       throw new Error(`route ${route.method} ${route.url} accepts API keys but declares no scope`);
     }
     for (const method of [route.method].flat()) {
-      if (method !== "HEAD") app.routeDeclarations.push({ method, url: route.url, access: config.access });
+      if (method !== "HEAD") {
+        const openWhileInactive = (route.config as { openWhileInactive?: true }).openWhileInactive === true;
+        app.routeDeclarations.push({ method, url: route.url, access: config.access, openWhileInactive });
+      }
     }
   });
 

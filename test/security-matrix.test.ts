@@ -7,12 +7,13 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeys, courses, users } from "../src/db/schema/index.js";
+import { apiKeys, billingSubscriptions, courses, users } from "../src/db/schema/index.js";
 import { createApiKey, revokeApiKey } from "../src/modules/api-keys/service.js";
 import { createCourse } from "../src/modules/courses/service.js";
 import { ROLES, type Role, type RouteAccess } from "../src/platform/auth/types.js";
 import { SCOPES } from "../src/platform/scopes/scopes.js";
 import {
+  adminCookie,
   bearer,
   type Harness,
   makeKey,
@@ -24,11 +25,14 @@ import {
 } from "../src/test-support/harness.js";
 
 type Authenticated = Extract<RouteAccess, { kind: "authenticated" }>;
+type Declared = { method: string; url: string; access: Authenticated; openWhileInactive: boolean };
 
 /** For each route with a body or an :id: a valid body, and how to make an object of the given tenant. */
 interface Fixture {
   body?: Record<string, unknown>;
   makeObject?: (h: Harness, tenant: TestTenant) => Promise<string>;
+  /** A GET without :id that answers one record rather than a list (its own tests cover tenant isolation). */
+  single?: true;
   /** The object's stored row, to prove a refused request changed nothing. */
   snapshot?: (h: Harness, tenant: TestTenant, id: string) => Promise<unknown>;
 }
@@ -72,6 +76,10 @@ const FIXTURES: Record<string, Fixture> = {
   "GET /api/institution/api-keys": {},
   "POST /api/institution/api-keys": { body: { name: "m", scopes: [], rateTier: "standard" } },
   "DELETE /api/institution/api-keys/:id": { makeObject: apiKey, snapshot: keyRow },
+  "POST /api/institution/billing/checkout": { body: { plan: "mini" } },
+  "POST /api/institution/billing/portal": {},
+  "GET /api/institution/billing/subscription": { single: true },
+  "GET /api/institution/billing/events": {},
 };
 
 let h: Harness;
@@ -80,8 +88,9 @@ let b: TestTenant;
 let fullKeyA: string;
 let revokedKeyA: string;
 let keyB: string;
+let adminB: string;
 const sessions = {} as Record<Role, string>;
-let routes: { method: string; url: string; access: Authenticated }[];
+let routes: Declared[];
 
 beforeAll(async () => {
   // The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test.
@@ -98,11 +107,10 @@ beforeAll(async () => {
   await revokeApiKey(h.database.db, a.id, revoked.id);
   revokedKeyA = revoked.secret;
   keyB = await makeKey(h, b, []);
+  adminB = await adminCookie(h, b);
   for (const role of ROLES) sessions[role] = await roleCookie(h, a, role);
   routes = h.app.routeDeclarations
-    .filter(
-      (r): r is { method: string; url: string; access: Authenticated } => r.access.kind === "authenticated",
-    )
+    .filter((r): r is Declared => r.access.kind === "authenticated")
     .sort((x, y) => `${x.url} ${x.method}`.localeCompare(`${y.url} ${y.method}`));
 });
 afterAll(() => h.close());
@@ -245,7 +253,10 @@ describe("another tenant's objects", () => {
   });
 
   it("never appear in A's lists", async () => {
-    for (const route of routes.filter((r) => r.method === "GET" && !r.url.includes(":id"))) {
+    const lists = routes.filter(
+      (r) => r.method === "GET" && !r.url.includes(":id") && !FIXTURES[`${r.method} ${r.url}`]?.single,
+    );
+    for (const route of lists) {
       const credentials = route.access.auth.includes("key")
         ? bearer(fullKeyA)
         : { cookie: sessions.institution_admin };
@@ -253,12 +264,71 @@ describe("another tenant's objects", () => {
       const theirs = await h.inject({
         method: "GET",
         url: route.url,
-        headers: { host: b.host, ...bearer(keyB) },
+        headers: { host: b.host, ...(route.access.auth.includes("key") ? bearer(keyB) : { cookie: adminB }) },
       });
+      expect(theirs.statusCode).toBe(200);
       expect(mine.statusCode).toBe(200);
       const myIds = new Set(mine.json().data.map((x: { id: string }) => x.id));
       for (const item of theirs.json().data)
         expect(myIds.has(item.id), `${route.url} leaks ${item.id}`).toBe(false);
+    }
+  });
+});
+
+describe("a tenant whose subscription is inactive", () => {
+  it("gets 402 subscription_inactive everywhere under /api/institution except billing and listing keys", async () => {
+    for (const status of ["suspended", "unpaid", "paused"]) {
+      const c = await makeTenant(h, "Lapsed College");
+      await h.database.db
+        .insert(billingSubscriptions)
+        .values({ tenantId: c.id, stripeCustomerId: `cus_${c.slug}`, status });
+      const key = await makeKey(h, c, []);
+      const admin = await adminCookie(h, c);
+      const exempt = routes.filter((r) => r.openWhileInactive).map((r) => `${r.method} ${r.url}`);
+      expect(exempt.sort()).toEqual([
+        "GET /api/institution/api-keys",
+        "GET /api/institution/billing/events",
+        "GET /api/institution/billing/subscription",
+        "POST /api/institution/billing/checkout",
+        "POST /api/institution/billing/portal",
+      ]);
+      for (const route of routes) {
+        const credentials = route.access.auth.includes("key") ? bearer(key) : { cookie: admin };
+        const fixture = FIXTURES[`${route.method} ${route.url}`];
+        const id = fixture?.makeObject ? await fixture.makeObject(h, c) : randomUUID();
+        const res = await h.inject({
+          method: route.method as "GET",
+          url: route.url.replace(":id", id),
+          headers: {
+            host: c.host,
+            ...credentials,
+            ...(fixture?.body ? { "content-type": "application/json" } : {}),
+          },
+          ...(fixture?.body ? { payload: fixture.body } : {}),
+        });
+        const label = `${status}: ${route.method} ${route.url}`;
+        if (route.openWhileInactive) {
+          expect(res.statusCode, label).not.toBe(402);
+        } else {
+          expect(res.statusCode, label).toBe(402);
+          expect(res.json().error, label).toBe("subscription_inactive");
+        }
+      }
+      // Signing in (and out) stays possible: the tenant must reach billing to pay.
+      const login = await h.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: { host: c.host, "content-type": "application/json" },
+        payload: { email: c.adminEmail, password: c.password },
+      });
+      expect(login.statusCode).toBe(200);
+      // Credentials are checked first: the lapse is told only to the tenant's own users and keys.
+      const anonymous = await h.inject({
+        method: "GET",
+        url: "/api/institution/courses",
+        headers: { host: c.host },
+      });
+      expect(anonymous.statusCode).toBe(401);
     }
   });
 });

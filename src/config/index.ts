@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 
@@ -29,6 +30,7 @@ export interface Config {
     apiKeyCacheMs: number;
   };
   plans: PlanConfig;
+  billing: BillingConfig;
   bodyLimitBytes: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiKeyCacheMs: int(env, "API_KEY_CACHE_MS", 5000, 0),
     },
     plans: loadPlanConfig(env),
+    billing: loadBillingConfig(env),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),

@@ -25,6 +25,10 @@ export const enUS = {
   internal_error: "An unexpected error occurred. Please try again later.",
   student_limit_unverifiable:
     "The plan's student limit cannot be verified right now. Please try again later.",
+  invalid_signature: "The Stripe-Signature header is missing, expired or does not match the body.",
+  "conflict.no_billing_customer": "This institution has no billing account yet. Start a checkout first.",
+  payment_provider_error: "The payment provider could not be reached. Please try again later.",
+  billing_not_configured: "Billing is not available for this plan and currency right now.",
   "field.required": "This field is required.",
   "field.unknown": "This field is not allowed.",
   "field.type": "Must be of type {type}.",

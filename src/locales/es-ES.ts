@@ -25,6 +25,11 @@ export const esES: Catalogue = {
   internal_error: "Se produjo un error inesperado. Vuelve a intentarlo más tarde.",
   student_limit_unverifiable:
     "No se puede comprobar ahora el límite de estudiantes del plan. Vuelve a intentarlo más tarde.",
+  invalid_signature: "La cabecera Stripe-Signature falta, ha caducado o no coincide con el cuerpo.",
+  "conflict.no_billing_customer":
+    "Esta institución aún no tiene cuenta de facturación. Inicie primero un pago.",
+  payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",
+  billing_not_configured: "La facturación no está disponible para este plan y moneda en este momento.",
   "field.required": "Este campo es obligatorio.",
   "field.unknown": "Este campo no está permitido.",
   "field.type": "Debe ser de tipo {type}.",

@@ -24,6 +24,12 @@ export const frFR: Catalogue = {
   internal_error: "Une erreur inattendue s’est produite. Veuillez réessayer plus tard.",
   student_limit_unverifiable:
     "La limite d’apprenants de l’offre ne peut pas être vérifiée pour le moment. Veuillez réessayer plus tard.",
+  invalid_signature: "L'en-tête Stripe-Signature est absent, expiré ou ne correspond pas au corps.",
+  "conflict.no_billing_customer":
+    "Cet établissement n'a pas encore de compte de facturation. Lancez d'abord un paiement.",
+  payment_provider_error: "Le prestataire de paiement est injoignable. Veuillez réessayer plus tard.",
+  billing_not_configured:
+    "La facturation n'est pas disponible pour ce forfait et cette devise pour le moment.",
   "field.required": "Ce champ est obligatoire.",
   "field.unknown": "Ce champ n’est pas autorisé.",
   "field.type": "Doit être de type {type}.",

@@ -24,6 +24,11 @@ export const ptBR: Catalogue = {
   internal_error: "Ocorreu um erro inesperado. Tente novamente mais tarde.",
   student_limit_unverifiable:
     "Não foi possível verificar o limite de alunos do plano agora. Tente novamente mais tarde.",
+  invalid_signature: "O cabeçalho Stripe-Signature está ausente, expirado ou não corresponde ao corpo.",
+  "conflict.no_billing_customer":
+    "Esta instituição ainda não tem conta de cobrança. Inicie um checkout primeiro.",
+  payment_provider_error: "Não foi possível contatar o provedor de pagamentos. Tente novamente mais tarde.",
+  billing_not_configured: "A cobrança não está disponível para este plano e moeda no momento.",
   "field.required": "Este campo é obrigatório.",
   "field.unknown": "Este campo não é permitido.",
   "field.type": "Deve ser do tipo {type}.",

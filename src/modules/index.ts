@@ -2,6 +2,7 @@ import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
 import { authRoutes } from "./auth/routes.js";
+import { billingRoutes } from "./billing/routes.js";
 import { courseRoutes } from "./courses/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { userRoutes } from "./users/routes.js";
@@ -13,4 +14,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   apiKeyRoutes(app, ctx);
   courseRoutes(app, ctx);
   userRoutes(app, ctx);
+  await billingRoutes(app, ctx);
 }

@@ -20,7 +20,7 @@ export function createContext(config: Config, database: Database): AppContext {
   return {
     config,
     database,
-    tenants: new TenantResolver(database.db, config.baseDomain),
+    tenants: new TenantResolver(database.db, config.baseDomain, broadcast),
     apiKeys: new ApiKeyStore(database.db, config.auth.apiKeyCacheMs, broadcast),
     limiters: new LimiterFactory(config.redisUrl),
     broadcast,

@@ -45,6 +45,7 @@ export function apiKeyRoutes(app: App, ctx: AppContext): void {
           scope: "settings:read",
           roles: ["institution_admin"],
         },
+        openWhileInactive: true,
       },
       schema: {
         tags,

@@ -3,10 +3,15 @@ import type { Principal, RouteAccess, Tenant } from "./types.js";
 declare module "fastify" {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * Set on the routes a tenant whose subscription is inactive (suspended, unpaid, paused) may still use:
+     * billing, listing API keys. Every other /api/institution route answers 402 for such a tenant.
+     */
+    openWhileInactive?: true;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the security matrix and the OpenAPI inventory tests. */
-    routeDeclarations: { method: string; url: string; access: RouteAccess }[];
+    routeDeclarations: { method: string; url: string; access: RouteAccess; openWhileInactive: boolean }[];
   }
   interface FastifyRequest {
     tenant: Tenant | null;

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { AppError } from "../errors/app-error.js";
@@ -10,6 +11,9 @@ import { loadSessionUser } from "./session-user.js";
 import type { Principal, Role, RouteAccess, Tenant } from "./types.js";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Subscription statuses that close the institution API until the tenant pays (billing stays open). */
+export const INACTIVE_STATUSES: ReadonlySet<string> = new Set(["suspended", "unpaid", "paused"]);
 
 /** Every unusable credential gets the same answer, so none of them tells an attacker anything. */
 const unauthorized = () => new AppError("unauthorized");
@@ -25,6 +29,12 @@ export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): voi
   app.addHook("onRequest", async (request, reply) => {
     const access = request.routeOptions.config.access;
     if (access === undefined || access.kind === "public") return;
+    if (access.kind === "cron") {
+      reply.header("cache-control", "no-store");
+      if (!holdsCronSecret(ctx.config.cronSecret, request.headers.authorization))
+        throw await refuse(ctx, request);
+      return;
+    }
     const tenant = await ctx.tenants.resolve(request.headers.host);
     if (tenant === null) throw new AppError("tenant_not_found");
     request.tenant = tenant;
@@ -37,6 +47,15 @@ export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): voi
     if (access.kind === "tenant") return;
     reply.header("cache-control", "no-store");
     request.principal = await authenticate(ctx, request, reply, tenant, access);
+    // After authentication, so only the tenant's own users and keys learn that its subscription lapsed.
+    if (
+      tenant.billingStatus !== null &&
+      INACTIVE_STATUSES.has(tenant.billingStatus) &&
+      request.routeOptions.config.openWhileInactive !== true &&
+      request.routeOptions.url?.startsWith("/api/institution/")
+    ) {
+      throw new AppError("subscription_inactive", { params: { status: tenant.billingStatus } });
+    }
   });
 }
 
@@ -81,6 +100,16 @@ async function authenticate(
   }
   return { kind: "session", tenantId: tenant.id, userId: claims.sub, role, email: user.email };
 }
+
+/** Compares digests, so neither the secret's length nor its prefix leaks through timing. */
+function holdsCronSecret(secret: string | undefined, authorization: string | undefined): boolean {
+  if (secret === undefined || authorization === undefined) return false;
+  const presented = /^Bearer +(\S+)$/i.exec(authorization)?.[1];
+  if (presented === undefined) return false;
+  return timingSafeEqual(sha256(presented), sha256(secret));
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
 export function isJson(contentType: string): boolean {
   const mime = contentType.split(";")[0]?.trim().toLowerCase();

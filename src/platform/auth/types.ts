@@ -10,6 +10,8 @@ export interface Tenant {
   slug: string;
   name: string;
   plan: string;
+  /** The subscription status (`active`, `past_due`, `suspended`, …); null when the tenant never subscribed. */
+  billingStatus: string | null;
 }
 
 export type Principal =
@@ -36,6 +38,8 @@ export type RouteAccess =
   | { kind: "public" }
   /** A tenant host but no credentials: login, refresh, logout. */
   | { kind: "tenant" }
+  /** Scheduled jobs: no tenant, `Authorization: Bearer $CRON_SECRET` (401 otherwise, and when it is unset). */
+  | { kind: "cron" }
   | {
       kind: "authenticated";
       auth: readonly AuthMode[];

@@ -2,6 +2,7 @@
 export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,
+  invalid_signature: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   subscription_inactive: 402,
@@ -16,6 +17,8 @@ export const ERROR_STATUS = {
   student_limit_reached: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  payment_provider_error: 502,
+  billing_not_configured: 503,
   student_limit_unverifiable: 503,
 } as const;
 

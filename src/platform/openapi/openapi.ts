@@ -28,6 +28,8 @@ function describeAccess(access: RouteAccess | undefined): {
   if (access === undefined || access.kind === "public") return { security: [], note: "No authentication." };
   if (access.kind === "tenant")
     return { security: [], note: "No credentials; the tenant comes from the Host." };
+  if (access.kind === "cron")
+    return { security: [{ cronSecret: [] }], note: "`Authorization: Bearer $CRON_SECRET`; any host." };
   const security: Record<string, string[]>[] = [];
   if (access.auth.includes("key")) security.push({ apiKey: access.scope ? [access.scope] : [] });
   if (access.auth.includes("session")) security.push({ session: [] });
@@ -58,6 +60,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           apiKey: { type: "http", scheme: "bearer", description: "`mia_` + 40 hex characters." },
           session: { type: "apiKey", in: "cookie", name: "sb-access-token" },
+          cronSecret: { type: "http", scheme: "bearer", description: "The deployment's `CRON_SECRET`." },
         },
         schemas: { Error: ErrorSchema },
       },

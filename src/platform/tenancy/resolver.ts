@@ -1,7 +1,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { tenantDomains, tenants } from "../../db/schema/index.js";
+import { billingSubscriptions, tenantDomains, tenants } from "../../db/schema/index.js";
 import type { Tenant } from "../auth/types.js";
+import type { Broadcast } from "../cache/broadcast.js";
 import { TtlCache } from "../http/ttl-cache.js";
 
 /** `acme.localhost:3000` → `acme`; null when the host is not a direct subdomain of the base domain. */
@@ -21,9 +22,13 @@ export function normaliseHost(raw: string | undefined): string {
   return (colon === -1 ? host : host.slice(0, colon)).replace(/\.$/, "");
 }
 
+const CHANGED_CHANNEL = "aula:tenants:changed";
+
 /**
  * Host → tenant, once per request. Answers (including "no tenant here") are cached for a few seconds so that a
- * flood of requests to one host costs one query; a new custom domain or plan shows up within that time.
+ * flood of requests to one host costs one query; a new custom domain shows up within that time. A change that
+ * must not wait (a plan or subscription status from Stripe) calls `changed`, which empties the cache here and,
+ * through the broadcast, in every other process.
  */
 export class TenantResolver {
   private readonly cache: TtlCache<string, Tenant | null>;
@@ -31,9 +36,20 @@ export class TenantResolver {
   constructor(
     private readonly db: Db,
     private readonly baseDomain: string,
+    private readonly broadcast?: Broadcast,
     ttlMs = 5000,
   ) {
     this.cache = new TtlCache(ttlMs, 10_000);
+  }
+
+  async listen(): Promise<void> {
+    await this.broadcast?.on(CHANGED_CHANNEL, () => this.cache.clear());
+  }
+
+  /** Call after committing a change to a tenant's plan or billing status. */
+  async changed(tenantId: string): Promise<void> {
+    this.cache.clear();
+    await this.broadcast?.publish(CHANGED_CHANNEL, tenantId);
   }
 
   async resolve(rawHost: string | undefined): Promise<Tenant | null> {
@@ -47,16 +63,28 @@ export class TenantResolver {
   }
 
   private async lookup(host: string): Promise<Tenant | null> {
-    const columns = { id: tenants.id, slug: tenants.slug, name: tenants.name, plan: tenants.plan };
+    const columns = {
+      id: tenants.id,
+      slug: tenants.slug,
+      name: tenants.name,
+      plan: tenants.plan,
+      billingStatus: billingSubscriptions.status,
+    };
     const slug = slugFromHost(host, this.baseDomain);
     if (slug !== null) {
-      const rows = await this.db.select(columns).from(tenants).where(eq(tenants.slug, slug)).limit(1);
+      const rows = await this.db
+        .select(columns)
+        .from(tenants)
+        .leftJoin(billingSubscriptions, eq(billingSubscriptions.tenantId, tenants.id))
+        .where(eq(tenants.slug, slug))
+        .limit(1);
       return rows[0] ?? null;
     }
     const rows = await this.db
       .select(columns)
       .from(tenantDomains)
       .innerJoin(tenants, eq(tenants.id, tenantDomains.tenantId))
+      .leftJoin(billingSubscriptions, eq(billingSubscriptions.tenantId, tenants.id))
       .where(and(eq(tenantDomains.host, host), isNotNull(tenantDomains.verifiedAt)))
       .limit(1);
     return rows[0] ?? null;
