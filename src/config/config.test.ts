@@ -61,4 +61,47 @@ describe("configuration", () => {
       loadConfig({ DATA_DIR: dir, DATABASE_URL: "postgres://x/y", NODE_ENV: "production" }),
     ).toThrow(/SESSION_SECRET/);
   });
+
+  it("derives the allowed paid-plan price list from STRIPE_PRICE_<PLAN>_<CURRENCY>", () => {
+    const c = loadConfig({
+      DATA_DIR: dir,
+      STRIPE_PRICE_MINI_BRL: "price_mini_brl",
+      STRIPE_PRICE_PRO_100_USD: "price_pro_usd",
+    });
+    expect(c.plans.prices.mini).toEqual({ brl: "price_mini_brl", usd: undefined });
+    expect(c.plans.prices.pro_100).toEqual({ brl: undefined, usd: "price_pro_usd" });
+    expect(c.plans.prices.growth).toEqual({ brl: undefined, usd: undefined });
+    expect([...c.plans.allowedPrices]).toEqual([
+      ["price_mini_brl", { plan: "mini", currency: "brl" }],
+      ["price_pro_usd", { plan: "pro_100", currency: "usd" }],
+    ]);
+    expect(loadConfig({ DATA_DIR: dir }).plans.allowedPrices.size).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dir, STRIPE_PRICE_MINI_BRL: "prod_123" })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dir,
+        STRIPE_PRICE_MINI_BRL: "price_same",
+        STRIPE_PRICE_GROWTH_BRL: "price_same",
+      }),
+    ).toThrow(/repeats/);
+  });
+
+  it("reads the Stripe settings: API base, BRL methods, retries", () => {
+    const c = loadConfig({
+      DATA_DIR: dir,
+      STRIPE_API_BASE: "http://127.0.0.1:12111",
+      STRIPE_BRL_METHODS: "pix, boleto",
+    });
+    expect(c.billing.apiBase).toEqual({ host: "127.0.0.1", port: 12111, protocol: "http" });
+    expect(c.billing.brlMethods).toEqual(["card", "pix", "boleto"]);
+    expect(c.billing.maxNetworkRetries).toBe(2);
+    const defaults = loadConfig({ DATA_DIR: dir }).billing;
+    expect(defaults.apiBase).toBeUndefined();
+    expect(defaults.brlMethods).toEqual(["card", "boleto", "pix"]);
+    expect(defaults.stripeSecretKey).toBeUndefined();
+    for (const bad of ["not a url", "ftp://x", "http://127.0.0.1:1/v1"]) {
+      expect(() => loadConfig({ DATA_DIR: dir, STRIPE_API_BASE: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, STRIPE_BRL_METHODS: "card,Pix!" })).toThrow(ConfigError);
+  });
 });

@@ -26,6 +26,8 @@ export const enUS = {
   student_limit_unverifiable:
     "The plan's student limit cannot be verified right now. Please try again later.",
   invalid_signature: "The Stripe-Signature header is missing, expired or does not match the body.",
+  "conflict.already_subscribed":
+    "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
   "conflict.no_billing_customer": "This institution has no billing account yet. Start a checkout first.",
   payment_provider_error: "The payment provider could not be reached. Please try again later.",
   billing_not_configured: "Billing is not available for this plan and currency right now.",

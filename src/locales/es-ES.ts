@@ -26,6 +26,8 @@ export const esES: Catalogue = {
   student_limit_unverifiable:
     "No se puede comprobar ahora el límite de estudiantes del plan. Vuelve a intentarlo más tarde.",
   invalid_signature: "La cabecera Stripe-Signature falta, ha caducado o no coincide con el cuerpo.",
+  "conflict.already_subscribed":
+    "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
   "conflict.no_billing_customer":
     "Esta institución aún no tiene cuenta de facturación. Inicie primero un pago.",
   payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",

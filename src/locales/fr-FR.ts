@@ -25,6 +25,8 @@ export const frFR: Catalogue = {
   student_limit_unverifiable:
     "La limite d’apprenants de l’offre ne peut pas être vérifiée pour le moment. Veuillez réessayer plus tard.",
   invalid_signature: "L'en-tête Stripe-Signature est absent, expiré ou ne correspond pas au corps.",
+  "conflict.already_subscribed":
+    "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
   "conflict.no_billing_customer":
     "Cet établissement n'a pas encore de compte de facturation. Lancez d'abord un paiement.",
   payment_provider_error: "Le prestataire de paiement est injoignable. Veuillez réessayer plus tard.",

@@ -25,6 +25,8 @@ export const ptBR: Catalogue = {
   student_limit_unverifiable:
     "Não foi possível verificar o limite de alunos do plano agora. Tente novamente mais tarde.",
   invalid_signature: "O cabeçalho Stripe-Signature está ausente, expirado ou não corresponde ao corpo.",
+  "conflict.already_subscribed":
+    "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
   "conflict.no_billing_customer":
     "Esta instituição ainda não tem conta de cobrança. Inicie um checkout primeiro.",
   payment_provider_error: "Não foi possível contatar o provedor de pagamentos. Tente novamente mais tarde.",

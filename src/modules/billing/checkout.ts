@@ -16,6 +16,9 @@ export interface CheckoutDeps {
   log: FastifyBaseLogger;
 }
 
+/** Statuses of a subscription that still bills (or will, once paid up): a new checkout would double it. */
+const LIVE_STATUSES = new Set(["active", "trialing", "past_due", "unpaid", "paused", "suspended"]);
+
 /** Country headers set by the edge network (Cloudflare, Vercel); `XX` and `T1` (Tor) name no country. */
 const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country"] as const;
 
@@ -64,6 +67,11 @@ export async function createCheckout(deps: CheckoutDeps, tenant: Tenant, request
     throw new AppError("billing_not_configured", {
       cause: new Error(`no price for ${request.plan} ${request.currency}`),
     });
+  }
+  const current = await repo.findBilling(deps.db, tenant.id);
+  if (current?.status != null && LIVE_STATUSES.has(current.status)) {
+    // A second subscription would charge the institution twice; plan changes go through the portal.
+    throw new AppError("conflict", { messageKey: "conflict.already_subscribed" });
   }
   const customer = await ensureCustomer(deps, stripe, tenant, request.email);
   const metadata = { tenantId: tenant.id, plan: request.plan };

@@ -44,7 +44,8 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
           "Answers the URL of a Stripe Checkout Session (subscription mode) for the institution's Stripe customer. " +
           "Currency: USD when `CF-IPCountry` or `X-Vercel-IP-Country` names a country other than BR, BRL otherwise. " +
           "BRL offers card plus `STRIPE_BRL_METHODS` (card alone if Stripe refuses them); USD offers card. The plan " +
-          "changes only when Stripe reports the payment.",
+          "changes only when Stripe reports the payment. 409 `conflict` while a subscription is live " +
+          "(active, trialing, past_due, unpaid, paused, suspended): change it in the portal instead.",
         body: CheckoutBody,
         response: { 200: RedirectUrl },
       },
