@@ -115,8 +115,10 @@ function createSession(stripe: Stripe, params: Stripe.Checkout.SessionCreatePara
 }
 
 function refusesMethods(err: unknown): boolean {
+  // `allowed_payment_method_types` since API 2026-10, `payment_method_types` before.
   return (
-    err instanceof Stripe.errors.StripeInvalidRequestError && (err.param ?? "").startsWith("payment_method")
+    err instanceof Stripe.errors.StripeInvalidRequestError &&
+    /^(allowed_)?payment_method_types/.test(err.param ?? "")
   );
 }
 

@@ -48,7 +48,6 @@ export interface SubscriptionFacts {
   tenantId?: string;
   status: string;
   priceId?: string;
-  currency?: string;
   periodStart?: number;
   periodEnd?: number;
   cancelAtPeriodEnd: boolean;
@@ -70,7 +69,6 @@ export function readSubscription(value: unknown): SubscriptionFacts | undefined 
     tenantId: asString(asObject(s.metadata)?.tenantId),
     status,
     priceId: asString(price?.id),
-    currency: asString(price?.currency) ?? asString(s.currency),
     periodStart: asSeconds(s.current_period_start) ?? asSeconds(item?.current_period_start),
     periodEnd: asSeconds(s.current_period_end) ?? asSeconds(item?.current_period_end),
     cancelAtPeriodEnd: s.cancel_at_period_end === true,

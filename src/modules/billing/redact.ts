@@ -1,11 +1,17 @@
 /**
  * Personal data a Stripe payload can carry, by field name, wherever it appears (customer_details, invoice
- * customer_* copies, charges' billing_details, shipping, tax ids, custom checkout fields). The payment log keeps
+ * customer_* copies, charges' billing_details, shipping, tax ids, custom checkout fields, and the card and source
+ * fields of older API versions). The payment log keeps
  * what an operator needs to reconcile money (ids, amounts, statuses, periods) and none of this.
  */
 const PERSONAL_FIELDS = new Set([
   "account_holder_name",
   "address",
+  "address_city",
+  "address_line1",
+  "address_line2",
+  "address_state",
+  "address_zip",
   "billing_details",
   "business_name",
   "cardholder_name",
@@ -21,8 +27,12 @@ const PERSONAL_FIELDS = new Set([
   "individual_name",
   "ip_address",
   "name",
+  "payer_email",
+  "payer_name",
   "phone",
   "receipt_email",
+  // Legacy Source objects keep the payer's name, e-mail, phone and address under `owner`.
+  "owner",
   "shipping",
   "shipping_address",
   "shipping_details",

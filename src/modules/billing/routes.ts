@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import Stripe from "stripe";
 import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
@@ -30,8 +31,9 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
   const { config } = ctx;
   const stripe = createStripeClient(config.billing);
   const checkoutDeps = { db, stripe, plans: config.plans, billing: config.billing, log: app.log };
-  // Where Stripe sends the buyer back: the host the admin is using, which the pipeline resolved to the tenant.
-  const originOf = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
+  // Where Stripe sends the buyer back: the Host header the pipeline resolved to this tenant. Not `request.host`,
+  // which behind a trusted proxy is X-Forwarded-Host and could point the return trip anywhere.
+  const originOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
 
   app.post(
     "/api/institution/billing/checkout",

@@ -288,7 +288,8 @@ async function applySubscription(
     stripeSubscriptionId: facts.id,
     plan,
     priceId: facts.priceId ?? billing.priceId,
-    currency: price?.currency ?? facts.currency ?? billing.currency,
+    // Only a configured price says which plan and currency were bought; anything else keeps what we knew.
+    currency: price?.currency ?? billing.currency,
     status,
     currentPeriodStart: facts.periodStart === undefined ? null : isoSeconds(facts.periodStart),
     currentPeriodEnd: facts.periodEnd === undefined ? null : isoSeconds(facts.periodEnd),
