@@ -1,8 +1,8 @@
 /**
  * Personal data a Stripe payload can carry, by field name, wherever it appears (customer_details, invoice
  * customer_* copies, charges' billing_details, shipping, tax ids, custom checkout fields, and the card and source
- * fields of older API versions). The payment log keeps
- * what an operator needs to reconcile money (ids, amounts, statuses, periods) and none of this.
+ * fields of older API versions). The payment log keeps what an operator needs to reconcile money (ids, amounts,
+ * statuses, periods) and none of this.
  */
 const PERSONAL_FIELDS = new Set([
   "account_holder_name",
