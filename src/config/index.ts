@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
+import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 
 export { ConfigError } from "./env.js";
@@ -31,6 +32,8 @@ export interface Config {
   };
   plans: PlanConfig;
   billing: BillingConfig;
+  /** Tenant webhooks: SSRF allow-list (dangerous, dev/test only), attempt timeout, retry schedule. */
+  outbound: OutboundConfig;
   bodyLimitBytes: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
@@ -95,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     plans: loadPlanConfig(env),
     billing: loadBillingConfig(env),
+    outbound: loadOutboundConfig(env),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
