@@ -172,11 +172,7 @@ async function onCheckout(tx: Executor, deps: WebhookDeps, event: StripeEventEnv
   if (ordering(locked.billing, event) === "older") return stale(locked.tenantId);
   // The session says which subscription was bought; only Stripe's own record of it says what it is.
   const facts = await retrieveSubscription(deps, session.subscriptionId);
-  if (facts === undefined) return ignored("subscription not found at Stripe", locked.tenantId);
-  const refused = refusal(deps, locked, facts, true);
-  if (refused !== undefined) return ignored(refused, locked.tenantId);
-  await applySubscription(tx, deps, locked, facts, event);
-  return { outcome: "applied", tenantId: locked.tenantId };
+  return applyIfAllowed(tx, deps, locked, facts, event, true);
 }
 
 async function lockByCustomer(tx: Executor, customer: string | undefined): Promise<Locked | undefined> {
@@ -208,12 +204,9 @@ async function onSubscription(
   if (order === "older") return stale(locked.tenantId);
   // Two events in one second cannot be ordered by `created`: Stripe's current record settles it.
   let facts = order === "same_second" ? await retrieveSubscription(deps, fromEvent.id) : fromEvent;
-  if (facts === undefined) return ignored("subscription not found at Stripe", locked.tenantId);
-  if (event.type === "customer.subscription.deleted") facts = { ...facts, status: "canceled" };
-  const refused = refusal(deps, locked, facts, false);
-  if (refused !== undefined) return ignored(refused, locked.tenantId);
-  await applySubscription(tx, deps, locked, facts, event);
-  return { outcome: "applied", tenantId: locked.tenantId };
+  if (facts !== undefined && event.type === "customer.subscription.deleted")
+    facts = { ...facts, status: "canceled" };
+  return applyIfAllowed(tx, deps, locked, facts, event, false);
 }
 
 async function onInvoice(tx: Executor, deps: WebhookDeps, event: StripeEventEnvelope): Promise<EventResult> {
@@ -231,11 +224,7 @@ async function onInvoice(tx: Executor, deps: WebhookDeps, event: StripeEventEnve
     // A subscription we have not recorded yet (its invoice can arrive before the checkout event), or an event we
     // cannot order: apply Stripe's current record of the subscription instead of guessing from the invoice.
     const facts = await retrieveSubscription(deps, invoice.subscriptionId);
-    if (facts === undefined) return ignored("subscription not found at Stripe", locked.tenantId);
-    const refused = refusal(deps, locked, facts, false);
-    if (refused !== undefined) return ignored(refused, locked.tenantId);
-    await applySubscription(tx, deps, locked, facts, event);
-    return { outcome: "applied", tenantId: locked.tenantId };
+    return applyIfAllowed(tx, deps, locked, facts, event, false);
   }
   const status = billing.status ?? "incomplete";
   let next = status;
@@ -258,6 +247,22 @@ async function onInvoice(tx: Executor, deps: WebhookDeps, event: StripeEventEnve
     lastEventId: event.id,
   });
   await grantPlan(tx, locked, next, billing.plan);
+  return { outcome: "applied", tenantId: locked.tenantId };
+}
+
+/** Applies the subscription unless Stripe does not know it or it fails the checks of `refusal`. */
+async function applyIfAllowed(
+  tx: Executor,
+  deps: WebhookDeps,
+  locked: Locked,
+  facts: SubscriptionFacts | undefined,
+  event: StripeEventEnvelope,
+  requireTenantId: boolean,
+): Promise<EventResult> {
+  if (facts === undefined) return ignored("subscription not found at Stripe", locked.tenantId);
+  const refused = refusal(deps, locked, facts, requireTenantId);
+  if (refused !== undefined) return ignored(refused, locked.tenantId);
+  await applySubscription(tx, deps, locked, facts, event);
   return { outcome: "applied", tenantId: locked.tenantId };
 }
 
