@@ -1,22 +1,30 @@
 /**
- * `npm run bench`: throughput and latency of the courses list against its own baselines, side by side.
+ * `npm run bench`: throughput and latency of the courses list against its own baselines, side by side, and of
+ * the Stripe webhook endpoint.
  *
  *   (a) bare Fastify JSON route                         — the ceiling of the HTTP stack on this machine;
  *   (b) the courses page query, prepared, no auth       — what the database part of the route costs;
  *   (c) GET /api/institution/courses with an API key    — the real app, real pipeline;
  *   (d) diagnostic: the real app and pipeline on a route with (b)'s prepared handler — splits c/b into what the
- *       pipeline costs (d/b) and what the way src/ runs the list's queries costs (c/d).
+ *       pipeline costs (d/b) and what the way src/ runs the list's queries costs (c/d);
+ *   (e) POST /api/webhooks/stripe, distinct signed events (invoice.payment_succeeded round-robin over the
+ *       subscribed tenants, 200 by default), each applied with its payment-log row — events/s, and how many were `applied` and
+ *       how many `stale` (two events of one tenant committing out of order under concurrency);
+ *   (f) POST /api/webhooks/stripe, copies of one already-applied event, each answered `duplicate` — and f/e.
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
- * on PGlite at 100k. The server runs in a child process (bench/server.ts), autocannon here, so each has a core.
- * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), and
- * writes bench/results/latest.json plus a dated copy.
+ * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts).
+ * The server runs in a child process (bench/server.ts), autocannon here, so each has a core.
+ * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), a
+ * table of (e) and (f) with their checks (every `applied`/`stale` answer has its payment_events row, duplicates
+ * add none), and writes bench/results/latest.json plus a dated copy.
  *
  * Environment: BENCH_DATABASE_URL (an existing database to use instead of creating aula_bench on
  * 127.0.0.1:5432), BENCH_DURATION / BENCH_WARMUP (seconds, default 10 / 2), BENCH_CONNECTIONS (50),
- * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_CPU_PROF (a directory:
- * the server child runs with --cpu-prof and writes one profile per server start there). Runs with any of these
- * changed write bench/results/latest.tmp.json instead, so quick runs never replace the committed results.
+ * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_WEBHOOK_TENANTS (200; 0
+ * skips (e) and (f)), BENCH_CPU_PROF (a directory: the server child runs with --cpu-prof and writes one profile
+ * per server start there). Runs with any of these changed write bench/results/latest.tmp.json instead, so quick
+ * runs never replace the committed results.
  *
  * The machine is shared by the server, PostgreSQL and autocannon, so anything else running skews the figures:
  * each measurement records the CPU that other processes used meanwhile ("other cpu", in cores, from /proc).
@@ -32,9 +40,28 @@ import pg from "pg";
 import { loadPlanConfig } from "../src/config/plans.js";
 import { type Database, openDatabase } from "../src/db/client.js";
 import type { BenchDb, ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
-import { PREPARED_ROUTE, SERVER_CONFIG_ENV } from "./protocol.js";
+import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
-import { analyze, type BenchTenant, courseCount, insertCourses, makeReadKey, makeTenant } from "./seed.js";
+import {
+  analyze,
+  type BenchTenant,
+  courseCount,
+  insertCourses,
+  makeReadKey,
+  makeSubscribers,
+  makeTenant,
+  type Subscriber,
+} from "./seed.js";
+import {
+  type BillingSetup,
+  billingSetup,
+  GROWTH_PRICE,
+  InvoiceEvents,
+  nowSeconds,
+  OutcomeTally,
+  RepeatedEvent,
+  type SignedEvent,
+} from "./webhooks.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 /** dist-bench/bench/run.js → the project root. */
@@ -45,6 +72,8 @@ const SERVER_JS = join(HERE, "server.js");
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 const BENCH_DB_NAME = "aula_bench";
 const OTHER_TENANT_ROWS = 50_000;
+/** (e)'s events start this long ago (one second apart), and the subscriptions' last event a day before that. */
+const WEBHOOK_HISTORY_SECONDS = 30 * 86_400;
 
 // ---------------------------------------------------------------------------------------------- settings
 
@@ -66,6 +95,7 @@ const settings = {
     .filter((n) => Number.isInteger(n) && n > 0)
     .sort((x, y) => x - y),
   pgliteRows: envInt("BENCH_PGLITE_ROWS", 100_000),
+  webhookTenants: envInt("BENCH_WEBHOOK_TENANTS", 200),
   cpuProfDir: process.env.BENCH_CPU_PROF,
 };
 const customised = [
@@ -74,6 +104,7 @@ const customised = [
   "BENCH_DURATION",
   "BENCH_SIZES",
   "BENCH_PGLITE_ROWS",
+  "BENCH_WEBHOOK_TENANTS",
   "BENCH_CPU_PROF",
 ].some((name) => process.env[name] !== undefined && process.env[name] !== "");
 
@@ -84,13 +115,17 @@ const SCENARIO_NAMES: Record<Variant, string> = {
   b: "(b) page query, prepared, no auth",
   c: "(c) GET /api/institution/courses + key",
   d: "(d) diagnostic: app + key, prepared handler",
+  e: "(e) POST /api/webhooks/stripe, distinct",
+  f: "(f) POST /api/webhooks/stripe, duplicates",
 };
 
 interface Measurement {
   scenario: Variant;
   name: string;
   db: "postgres" | "pglite" | "none";
+  /** Courses of the measured tenant; for (e) and (f), the number of subscribed tenants. */
   rows: number;
+  /** Requests per second; for (e) and (f), events per second. */
   reqPerSec: number;
   latencyMs: { p50: number; p99: number; average: number; max: number };
   requests: { total: number; non2xx: number; errors: number; timeouts: number };
@@ -98,6 +133,25 @@ interface Measurement {
   otherCpuCores: number | null;
   /** Cores the hypervisor took from this VM during the measurement. */
   stealCores: number | null;
+  /** (e) and (f): what the responses said and what the payment log gained. */
+  webhook?: WebhookCheck;
+}
+
+interface WebhookCheck {
+  /** Outcomes read from the response bodies of the measured run ("HTTP <status>" for a non-2xx). */
+  outcomes: Record<string, number>;
+  /** Events autocannon sent during the measured run, and responses it read. */
+  sent: number;
+  answered: number;
+  /** payment_events rows added by the measured run (counted once the server had finished its last requests). */
+  paymentEventsAdded: number;
+  /**
+   * Rows added whose response nobody read: autocannon closes its connections at the end of the run with a
+   * request in flight on each, which the server still completes (at most `connections`, 0 for duplicates).
+   */
+  addedUnanswered: number;
+  /** Failed checks, of the warm-up and of the measured run; empty when everything held. */
+  problems: string[];
 }
 
 interface PlanSummary {
@@ -156,6 +210,30 @@ function getJson(
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+function postJson(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method: "POST", headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        try {
+          resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        } catch {
+          resolvePromise({ status: res.statusCode ?? 0, body: text });
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
   });
 }
 
@@ -269,10 +347,17 @@ function round(value: number, digits: number): number {
 
 // ---------------------------------------------------------------------------------------------- server child
 
+interface PaymentEventCounts {
+  total: number;
+  matching: number;
+}
+
 interface RunningServer {
   pid: number | undefined;
   ports: Partial<Record<Variant, number>>;
   stop(): Promise<void>;
+  /** payment_events rows, all and those of `eventIds`, counted by the child (protocol.ts, "paymentEvents"). */
+  paymentEvents(eventIds: string[]): Promise<PaymentEventCounts>;
 }
 
 let serverStarts = 0;
@@ -293,6 +378,27 @@ function startServer(config: ServerConfig, tag: string): Promise<RunningServer> 
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
+  const pending = new Map<number, { resolve: (c: PaymentEventCounts) => void; reject: (e: Error) => void }>();
+  let requestIds = 0;
+  const failPending = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  child.on("message", (message: ChildMessage) => {
+    if (message.type === "paymentEvents") {
+      pending.get(message.requestId)?.resolve({ total: message.total, matching: message.matching });
+      pending.delete(message.requestId);
+    } else if (message.type === "error") {
+      failPending(new Error(`server child: ${message.message}`));
+    }
+  });
+  child.once("exit", () => failPending(new Error("server child exited")));
+  const paymentEvents = (eventIds: string[]) =>
+    new Promise<PaymentEventCounts>((resolveCounts, reject) => {
+      const requestId = ++requestIds;
+      pending.set(requestId, { resolve: resolveCounts, reject });
+      child.send({ type: "paymentEvents", requestId, eventIds } satisfies ParentMessage);
+    });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.send({ type: "stop" } satisfies ParentMessage);
@@ -302,8 +408,9 @@ function startServer(config: ServerConfig, tag: string): Promise<RunningServer> 
   };
   return new Promise((resolveStart, reject) => {
     child.once("message", (message: ChildMessage) => {
-      if (message.type === "ready") resolveStart({ pid: child.pid, ports: message.ports, stop });
-      else reject(new Error(`server child failed:\n${message.message}`));
+      if (message.type === "ready")
+        resolveStart({ pid: child.pid, ports: message.ports, stop, paymentEvents });
+      else if (message.type === "error") reject(new Error(`server child failed:\n${message.message}`));
     });
     child.once("exit", (code) => reject(new Error(`server child exited with code ${code}`)));
   });
@@ -370,6 +477,236 @@ async function measure(
       (r.non2xx + r.errors > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
   );
   return m;
+}
+
+// ---------------------------------------------------------------------------------------------- webhooks
+
+interface EventContext {
+  eventId?: string;
+}
+
+/**
+ * POST signed events to the webhook for `seconds`. Each request's event comes from `nextEvent`, called in
+ * autocannon's setupRequest in this process: building and signing it (JSON.stringify and one HMAC-SHA256 for a
+ * distinct event, nothing for a duplicate) is paid by the load generator, which shares the machine with the
+ * server, so (e) is measured with a slightly busier load generator than (f). Each response's body goes to
+ * `tally`; with one request in flight per connection, the context names the event the response is about.
+ */
+function loadWebhook(
+  port: number,
+  seconds: number,
+  nextEvent: () => SignedEvent,
+  tally: OutcomeTally,
+): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${WEBHOOK_ROUTE}`,
+    method: "POST",
+    connections: settings.connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req, context) => {
+          const event = nextEvent();
+          tally.sent++;
+          (context as EventContext).eventId = event.id;
+          return { ...req, body: event.body, headers: { ...req.headers, ...event.headers } };
+        },
+        onResponse: (status, body, context) => tally.record(status, body, (context as EventContext).eventId),
+      },
+    ],
+  });
+}
+
+/** The payment_events count once the server is done with requests autocannon left in flight when it stopped. */
+async function settledPaymentEvents(server: RunningServer): Promise<number> {
+  let last = (await server.paymentEvents([])).total;
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = (await server.paymentEvents([])).total;
+    if (now === last) return now;
+    last = now;
+  }
+  throw new Error("payment_events kept growing after the load stopped");
+}
+
+interface WebhookPhase {
+  result: autocannon.Result;
+  check: WebhookCheck;
+  cpu: { other: number | null; steal: number | null };
+}
+
+/**
+ * One load of the webhook and its checks: every response 2xx with an expected outcome; for distinct events, each
+ * `applied` or `stale` answer has its payment_events row and the rows added beyond those are no more than the
+ * requests left unanswered at the end; for duplicates, no row added.
+ */
+async function webhookPhase(
+  server: RunningServer,
+  port: number,
+  seconds: number,
+  nextEvent: () => SignedEvent,
+  kind: "distinct" | "duplicates",
+): Promise<WebhookPhase> {
+  const before = await settledPaymentEvents(server);
+  const tally = new OutcomeTally();
+  const cpuBefore = cpuSnapshot(server.pid);
+  const result = await loadWebhook(port, seconds, nextEvent, tally);
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot(server.pid));
+  const after = await settledPaymentEvents(server);
+  const { matching } = await server.paymentEvents(tally.logged);
+  const added = after - before;
+  const expected = kind === "distinct" ? ["applied", "stale"] : ["duplicate"];
+  const problems: string[] = [];
+  const unexpected = Object.entries(tally.byOutcome).filter(([outcome]) => !expected.includes(outcome));
+  if (unexpected.length > 0) {
+    problems.push(
+      `answers other than ${expected.join("/")}: ${JSON.stringify(Object.fromEntries(unexpected))}`,
+    );
+  }
+  if (kind === "distinct") {
+    if (matching !== tally.logged.length) {
+      problems.push(
+        `${tally.logged.length - matching} events answered applied/stale have no payment_events row`,
+      );
+    }
+    const unanswered = tally.sent - tally.answered;
+    if (added < tally.logged.length || added - tally.logged.length > unanswered) {
+      problems.push(
+        `payment_events +${added}, expected ${tally.logged.length} answered applied/stale plus at most ` +
+          `${unanswered} sent but unanswered`,
+      );
+    }
+  } else if (added !== 0) {
+    problems.push(`duplicates added ${added} payment_events rows`);
+  }
+  return {
+    result,
+    cpu,
+    check: {
+      outcomes: tally.byOutcome,
+      sent: tally.sent,
+      answered: tally.answered,
+      paymentEventsAdded: added,
+      addedUnanswered: added - tally.logged.length,
+      problems,
+    },
+  };
+}
+
+async function measureWebhook(
+  server: RunningServer,
+  port: number,
+  scenario: "e" | "f",
+  db: "postgres" | "pglite",
+  tenants: number,
+  nextEvent: () => SignedEvent,
+): Promise<Measurement> {
+  const kind = scenario === "e" ? "distinct" : "duplicates";
+  const warmupProblems: string[] = [];
+  if (settings.warmupSeconds > 0) {
+    const warm = await webhookPhase(server, port, settings.warmupSeconds, nextEvent, kind);
+    warmupProblems.push(...warm.check.problems.map((p) => `warm-up: ${p}`));
+  }
+  const {
+    result: r,
+    check,
+    cpu,
+  } = await webhookPhase(server, port, settings.durationSeconds, nextEvent, kind);
+  check.problems.unshift(...warmupProblems);
+  const m: Measurement = {
+    scenario,
+    name: SCENARIO_NAMES[scenario],
+    db,
+    rows: tenants,
+    reqPerSec: r.requests.average,
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, average: r.latency.average, max: r.latency.max },
+    requests: { total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts },
+    otherCpuCores: cpu.other,
+    stealCores: cpu.steal,
+    webhook: check,
+  };
+  log(
+    `${m.name.padEnd(40)} ${String(tenants).padStart(5)} ${db.padEnd(8)} ${Math.round(m.reqPerSec)} events/s, ` +
+      `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, other cpu ${m.otherCpuCores ?? "?"}, ` +
+      `outcomes ${JSON.stringify(check.outcomes)}, payment_events +${check.paymentEventsAdded}` +
+      (r.non2xx + r.errors > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
+  );
+  for (const problem of check.problems) log(`CHECK FAILED ${m.name} on ${db}: ${problem}`);
+  return m;
+}
+
+/** Sends one event by hand before a load and checks its answer and what the payment log gained. */
+async function deliverOnce(
+  server: RunningServer,
+  port: number,
+  event: SignedEvent,
+  outcome: "applied" | "duplicate",
+): Promise<void> {
+  const before = await server.paymentEvents([event.id]);
+  const res = await postJson(port, WEBHOOK_ROUTE, event.headers, event.body);
+  const after = await server.paymentEvents([event.id]);
+  const got = (res.body as { outcome?: unknown } | null)?.outcome;
+  const added = after.total - before.total;
+  if (
+    res.status !== 200 ||
+    got !== outcome ||
+    added !== (outcome === "applied" ? 1 : 0) ||
+    after.matching !== 1
+  ) {
+    throw new Error(
+      `webhook check: expected 200 "${outcome}", got HTTP ${res.status} ${JSON.stringify(res.body)}, ` +
+        `payment_events +${added}, rows of this event ${after.matching}`,
+    );
+  }
+}
+
+/**
+ * (e) then (f) against a server of their own: (e)'s app is the real app with Stripe configured (billingEnv).
+ * Before each load one event is delivered by hand and checked: a new one is applied, a repeat is a duplicate.
+ */
+async function measureWebhooks(
+  db: BenchDb,
+  label: "postgres" | "pglite",
+  tenantId: string,
+  subscribers: Subscriber[],
+  billing: BillingSetup,
+  firstCreated: number,
+): Promise<Measurement[]> {
+  const server = await startServer(
+    { db, tenantId, variants: ["e", "f"], billingEnv: billing.env },
+    `${label}-webhooks`,
+  );
+  try {
+    const port = server.ports.e;
+    if (port === undefined) throw new Error("the server did not start (e)");
+    const events = new InvoiceEvents(subscribers, firstCreated, billing.secret);
+    await deliverOnce(server, port, events.next(), "applied");
+    const distinct = await measureWebhook(server, port, "e", label, subscribers.length, () => events.next());
+    const repeated = events.next();
+    await deliverOnce(server, port, repeated, "applied");
+    await deliverOnce(server, port, events.resign(repeated), "duplicate");
+    const copies = new RepeatedEvent(repeated, events);
+    const duplicates = await measureWebhook(server, port, "f", label, subscribers.length, () =>
+      copies.current(),
+    );
+    return [distinct, duplicates];
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The subscribed tenants of (e) and (f), and the `created` of the first event. */
+async function seedSubscribers(
+  database: Database,
+): Promise<{ subscribers: Subscriber[]; firstCreated: number }> {
+  const firstCreated = nowSeconds() - WEBHOOK_HISTORY_SECONDS;
+  const subscribers = await makeSubscribers(
+    database.db,
+    settings.webhookTenants,
+    GROWTH_PRICE,
+    firstCreated - 86_400,
+  );
+  return { subscribers, firstCreated };
 }
 
 // ---------------------------------------------------------------------------------------------- EXPLAIN
@@ -485,18 +822,8 @@ async function grow(seeded: Seeded, from: number, to: number, dbLabel: string): 
 
 // ---------------------------------------------------------------------------------------------- report
 
-function table(measurements: Measurement[]): string {
-  const header = ["scenario", "rows", "db", "req/s", "p50 ms", "p99 ms", "non-2xx", "other cpu"];
-  const body = measurements.map((m) => [
-    m.name,
-    formatRows(m.rows),
-    m.db,
-    String(Math.round(m.reqPerSec)),
-    String(m.latencyMs.p50),
-    String(m.latencyMs.p99),
-    String(m.requests.non2xx + m.requests.errors),
-    m.otherCpuCores === null ? "?" : m.otherCpuCores.toFixed(2),
-  ]);
+/** Columns 0 and 2 (scenario, db) are left-aligned, the others right-aligned. */
+function renderTable(header: string[], body: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) =>
@@ -507,6 +834,75 @@ function table(measurements: Measurement[]): string {
     widths.map((w) => "-".repeat(w)).join("-|-"),
     ...body.map((row) => line(row).join(" | ")),
   ].join("\n");
+}
+
+const otherCpu = (m: Measurement) => (m.otherCpuCores === null ? "?" : m.otherCpuCores.toFixed(2));
+
+function table(measurements: Measurement[]): string {
+  const header = ["scenario", "rows", "db", "req/s", "p50 ms", "p99 ms", "non-2xx", "other cpu"];
+  const body = measurements.map((m) => [
+    m.name,
+    formatRows(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.requests.non2xx + m.requests.errors),
+    otherCpu(m),
+  ]);
+  return renderTable(header, body);
+}
+
+/** (e) and (f): events/s, and the outcomes the responses of the measured run gave. */
+function webhookTable(measurements: Measurement[]): string {
+  const header = [
+    "scenario",
+    "tenants",
+    "db",
+    "events/s",
+    "p50 ms",
+    "p99 ms",
+    "non-2xx",
+    "applied",
+    "stale",
+    "duplicate",
+    "other cpu",
+  ];
+  const body = measurements.map((m) => {
+    const outcome = (name: string) => String(m.webhook?.outcomes[name] ?? 0);
+    return [
+      m.name,
+      String(m.rows),
+      m.db,
+      String(Math.round(m.reqPerSec)),
+      String(m.latencyMs.p50),
+      String(m.latencyMs.p99),
+      String(m.requests.non2xx + m.requests.errors),
+      outcome("applied"),
+      outcome("stale"),
+      outcome("duplicate"),
+      otherCpu(m),
+    ];
+  });
+  return renderTable(header, body);
+}
+
+/** One line per webhook measurement: what the payment log gained against what the responses said. */
+function webhookChecks(measurements: Measurement[]): string[] {
+  return measurements.map((m) => {
+    const w = m.webhook;
+    if (w === undefined) return "";
+    const logged = (w.outcomes.applied ?? 0) + (w.outcomes.stale ?? 0);
+    const staleShare = logged === 0 ? 0 : (w.outcomes.stale ?? 0) / logged;
+    const what =
+      m.scenario === "e"
+        ? `payment_events +${w.paymentEventsAdded} = ${logged} answered applied/stale + ${w.addedUnanswered} ` +
+          `completed after autocannon closed its connections (${w.sent - w.answered} unanswered); ` +
+          `stale ${(staleShare * 100).toFixed(2)}%`
+        : `payment_events +${w.paymentEventsAdded} for ${w.answered} answers`;
+    const verdict = w.problems.length === 0 ? "ok" : `FAILED: ${w.problems.join("; ")}`;
+    return `  ${m.scenario} ${m.db.padEnd(8)} ${what} — ${verdict}`;
+  });
 }
 
 function ratios(measurements: Measurement[]): Ratio[] {
@@ -538,6 +934,12 @@ function ratios(measurements: Measurement[]): Ratio[] {
     const r = settings.pgliteRows;
     ratio(`c pglite/c postgres at ${at(r)}`, find("c", "pglite", r), pg("c", r), null);
   }
+  const hook = (scenario: Variant, db: Measurement["db"]) =>
+    measurements.find((m) => m.scenario === scenario && m.db === db)?.reqPerSec;
+  for (const db of ["postgres", "pglite"] as const) {
+    ratio(`f/e ${db} (duplicates/distinct)`, hook("f", db), hook("e", db), null);
+  }
+  ratio("e pglite/e postgres", hook("e", "pglite"), hook("e", "postgres"), null);
   return out;
 }
 
@@ -551,6 +953,7 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   const explains: PlanSummary[] = [];
   const seedSeconds: Record<string, number> = {};
+  const billing = await billingSetup();
 
   // PostgreSQL: one tenant grown 1k → 100k → 1M; (a), (b), (c) at each size.
   const pgDb = await createBenchDatabase();
@@ -593,6 +996,17 @@ async function main(): Promise<void> {
           await server.stop();
         }
       }
+      // (e) and (f): the webhook, on the same database (its tables are apart from the courses').
+      if (settings.webhookTenants > 0) {
+        const { subscribers, firstCreated } = await timed(
+          `postgres: ${settings.webhookTenants} subscribed tenants`,
+          () => seedSubscribers(database),
+        );
+        const db: BenchDb = { kind: "postgres", url: pgDb.url };
+        measurements.push(
+          ...(await measureWebhooks(db, "postgres", seeded.tenant.id, subscribers, billing, firstCreated)),
+        );
+      }
     } finally {
       await database.close();
     }
@@ -607,11 +1021,17 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const database = await openDatabase({ dataDir });
       let seeded: Seeded;
+      let hooks: { subscribers: Subscriber[]; firstCreated: number } | undefined;
       try {
         seeded = await timed("pglite: migrate, tenants, key, other tenant's courses", () =>
           seedBase(database, Math.min(OTHER_TENANT_ROWS, settings.pgliteRows / 10)),
         );
         await grow(seeded, 0, settings.pgliteRows, "pglite");
+        if (settings.webhookTenants > 0) {
+          hooks = await timed(`pglite: ${settings.webhookTenants} subscribed tenants`, () =>
+            seedSubscribers(database),
+          );
+        }
       } finally {
         await database.close();
       }
@@ -629,6 +1049,19 @@ async function main(): Promise<void> {
       } finally {
         await server.stop();
       }
+      if (hooks !== undefined) {
+        const db: BenchDb = { kind: "pglite", dataDir };
+        measurements.push(
+          ...(await measureWebhooks(
+            db,
+            "pglite",
+            seeded.tenant.id,
+            hooks.subscribers,
+            billing,
+            hooks.firstCreated,
+          )),
+        );
+      }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -636,7 +1069,12 @@ async function main(): Promise<void> {
 
   // Report.
   const computed = ratios(measurements);
-  const out: string[] = ["", table(measurements), "", "ratios (req/s):"];
+  const hooks = measurements.filter((m) => m.webhook !== undefined);
+  const out: string[] = ["", table(measurements.filter((m) => m.webhook === undefined))];
+  if (hooks.length > 0) {
+    out.push("", webhookTable(hooks), "", "webhook checks (measured runs):", ...webhookChecks(hooks));
+  }
+  out.push("", "ratios (req/s; events/s for e and f):");
   for (const r of computed) {
     const verdict =
       r.pass === null ? "" : r.pass ? `  PASS (target ≥ ${r.target})` : `  MISS (target ≥ ${r.target})`;
@@ -654,6 +1092,11 @@ async function main(): Promise<void> {
       `warning: other processes used > 0.2 cores during ${disturbed.length} measurement(s) ` +
         "(column 'other cpu'); rerun on an idle machine for figures to compare.",
     );
+  }
+  const failed = hooks.filter((m) => (m.webhook?.problems.length ?? 0) > 0);
+  if (failed.length > 0) {
+    out.push("", `error: the checks of ${failed.length} webhook measurement(s) failed (see above)`);
+    process.exitCode = 1;
   }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
@@ -688,6 +1131,19 @@ async function main(): Promise<void> {
       "otherCpuCores: CPU used by processes other than the server, autocannon and PostgreSQL during a " +
         "measurement (from /proc); figures taken while it is high are not comparable.",
       "Targets (printed, not asserted): c/b ≥ 0.8 and c(1M)/c(1k) ≥ 0.8.",
+      "(e) and (f): POST /api/webhooks/stripe on the real app configured for billing (webhook secret, a growth " +
+        "price, a Stripe API base nobody listens on), in a server start of their own after the courses " +
+        "measurements; rows = subscribed tenants (each with an active growth subscription), reqPerSec = events/s. " +
+        "(e) sends distinct invoice.payment_succeeded events (basil shape) round-robin over the tenants, created " +
+        "one second apart, so each applies from the invoice without a Stripe call; an event committing after a " +
+        "newer one of its tenant answers 'stale' (webhook.outcomes). (f) sends one already-applied event again " +
+        "and again, each answered 'duplicate'; all copies take the same advisory lock (the event id's), so they " +
+        "are serialised in the database. Events are built and signed (HMAC-SHA256) in autocannon's setupRequest, " +
+        "i.e. by the load generator.",
+      "webhook.paymentEventsAdded counts rows once the server finished; it exceeds the applied/stale answers by " +
+        "webhook.addedUnanswered, the requests in flight when autocannon closed its connections (≤ connections), " +
+        "which the server completed. Every applied/stale answer is checked to have its row; webhook.problems " +
+        "lists failed checks.",
     ],
     seedSeconds,
     measurements,

@@ -1,12 +1,14 @@
 /**
  * Seeding through the service's own migrations and services: a tenant and its key are made by createTenant and
  * createApiKey; courses go in by one INSERT … SELECT FROM generate_series per batch, which fires the statement-level
- * triggers that keep tenant_counters exact, like any other insert.
+ * triggers that keep tenant_counters exact, like any other insert. The webhook measurements' subscribed tenants
+ * are two plain inserts (they need no administrator, and createTenant would hash a password for each).
  */
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { PlanConfig } from "../src/config/plans.js";
 import type { Db } from "../src/db/client.js";
+import { billingSubscriptions, tenants } from "../src/db/schema/index.js";
 import { createApiKey } from "../src/modules/api-keys/service.js";
 import { createTenant } from "../src/modules/tenants/service.js";
 
@@ -92,4 +94,54 @@ export async function courseCount(db: Db, tenantId: string): Promise<number> {
     sql`SELECT value::int AS n FROM tenant_counters WHERE tenant_id = ${tenantId}::uuid AND counter = 'courses'`,
   )) as unknown as { rows: { n: number }[] };
   return res.rows[0]?.n ?? 0;
+}
+
+/** A tenant with a live Stripe subscription, as the webhook finds it: its customer and subscription ids. */
+export interface Subscriber {
+  tenantId: string;
+  customer: string;
+  subscription: string;
+}
+
+/**
+ * `count` tenants on the growth plan, each with an active growth subscription in billing_subscriptions whose
+ * newest applied event is `lastEventAt` (unix seconds): the state after a checkout and its first invoice.
+ */
+export async function makeSubscribers(
+  db: Db,
+  count: number,
+  priceId: string,
+  lastEventAt: number,
+): Promise<Subscriber[]> {
+  const run = randomBytes(4).toString("hex");
+  const rows = await db
+    .insert(tenants)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        slug: `hook-${run}-${i}`,
+        name: `Bench webhook ${i}`,
+        plan: "growth",
+      })),
+    )
+    .returning({ id: tenants.id, slug: tenants.slug });
+  const subscribers = rows.map((r) => ({
+    tenantId: r.id,
+    customer: `cus_bench_${r.slug.replaceAll("-", "_")}`,
+    subscription: `sub_bench_${r.slug.replaceAll("-", "_")}`,
+  }));
+  const at = new Date(lastEventAt * 1000).toISOString();
+  await db.insert(billingSubscriptions).values(
+    subscribers.map((s) => ({
+      tenantId: s.tenantId,
+      stripeCustomerId: s.customer,
+      stripeSubscriptionId: s.subscription,
+      plan: "growth",
+      priceId,
+      currency: "brl",
+      status: "active",
+      lastEventAt: at,
+      lastEventId: "evt_bench_seed",
+    })),
+  );
+  return subscribers;
 }

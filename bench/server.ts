@@ -7,10 +7,16 @@
  *   (c) the real app (`buildApp`) as `npm start` builds it, minus request logging (level "warn");
  *   (d) a diagnostic: the same real app, on one more route with the access rule, query schema and response
  *       schema of GET /api/institution/courses but (b)'s prepared handler. c/d is what the way src/ runs the
- *       list's queries costs; d/b is what the auth pipeline and the rest of the app cost.
- * Each listens on its own port on 127.0.0.1; the ports go to the parent in a "ready" message.
+ *       list's queries costs; d/b is what the auth pipeline and the rest of the app cost;
+ *   (e) the real app again, configured for billing (`ServerConfig.billingEnv`: webhook secret, prices, a Stripe
+ *       API base nobody listens on), for POST /api/webhooks/stripe; (f) is the same app and route, loaded with
+ *       copies of one event instead of distinct ones.
+ * Each listens on its own port on 127.0.0.1; the ports go to the parent in a "ready" message. Between
+ * measurements the parent may ask for payment_events counts ("paymentEvents"), answered through this process's
+ * connection: a PGlite data directory serves one process at a time.
  */
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp, LOG_REDACT } from "../src/app.js";
 import { loadConfig } from "../src/config/index.js";
@@ -59,7 +65,11 @@ function preparedApp(database: Database, tenantId: string): FastifyInstance {
   return app;
 }
 
-async function realApp(database: Database, withPreparedRoute: boolean): Promise<FastifyInstance> {
+async function realApp(
+  database: Database,
+  withPreparedRoute: boolean,
+  extraEnv: Record<string, string> = {},
+): Promise<FastifyInstance> {
   const appConfig = loadConfig({
     NODE_ENV: "production",
     ...(config.db.kind === "postgres" ? { DATABASE_URL: config.db.url } : { DATA_DIR: config.db.dataDir }),
@@ -67,6 +77,7 @@ async function realApp(database: Database, withPreparedRoute: boolean): Promise<
     SESSION_SECRET: randomBytes(32).toString("hex"),
     WORKER: "off",
     LOG_LEVEL: "warn",
+    ...extraEnv,
   });
   const app: App = await buildApp(createContext(appConfig, database), {
     logger: { level: "warn", redact: LOG_REDACT },
@@ -83,6 +94,21 @@ async function realApp(database: Database, withPreparedRoute: boolean): Promise<
     );
   }
   return app as unknown as FastifyInstance;
+}
+
+/** All payment_events rows, and those among them whose event_id is one of `eventIds`. */
+async function countPaymentEvents(
+  database: Database,
+  eventIds: string[],
+): Promise<{ total: number; matching: number }> {
+  // The ids go as one JSON parameter: tens of thousands of them would exceed the bind-parameter limit.
+  const res = (await database.db.execute(sql`
+    SELECT count(*)::int AS total,
+      count(*) FILTER (WHERE event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb)))::int
+        AS matching
+    FROM payment_events
+  `)) as unknown as { rows: { total: number; matching: number }[] };
+  return res.rows[0] ?? { total: 0, matching: 0 };
 }
 
 const raw = process.env[SERVER_CONFIG_ENV];
@@ -105,6 +131,7 @@ async function main(): Promise<void> {
     else if (database === undefined) throw new Error("no database");
     else if (variant === "b") apps.set(variant, preparedApp(database, config.tenantId));
     else if (variant === "c") apps.set(variant, await realApp(database, config.variants.includes("d")));
+    else if (variant === "e") apps.set(variant, await realApp(database, false, config.billingEnv));
   }
 
   const ports: Partial<Record<Variant, number>> = {};
@@ -116,9 +143,21 @@ async function main(): Promise<void> {
   }
   // (d) is a route of (c)'s app.
   if (config.variants.includes("d")) ports.d = ports.c;
+  // (f) loads (e)'s route with copies of one event.
+  if (config.variants.includes("f")) ports.f = ports.e;
 
   process.on("message", (message: ParentMessage) => {
-    if (message.type !== "stop") return;
+    if (message.type === "paymentEvents") {
+      if (database === undefined) {
+        send({ type: "error", message: "paymentEvents: this server has no database" });
+        return;
+      }
+      countPaymentEvents(database, message.eventIds).then(
+        (counts) => send({ type: "paymentEvents", requestId: message.requestId, ...counts }),
+        (err: unknown) => send({ type: "error", message: err instanceof Error ? err.message : String(err) }),
+      );
+      return;
+    }
     void (async () => {
       for (const app of apps.values()) await app.close();
       await database?.close();
