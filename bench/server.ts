@@ -75,6 +75,7 @@ async function realApp(
     ...(config.db.kind === "postgres" ? { DATABASE_URL: config.db.url } : { DATA_DIR: config.db.dataDir }),
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     SESSION_SECRET: randomBytes(32).toString("hex"),
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     WORKER: "off",
     LOG_LEVEL: "warn",
     ...extraEnv,

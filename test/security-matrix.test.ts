@@ -7,8 +7,16 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeys, billingSubscriptions, courses, users } from "../src/db/schema/index.js";
+import {
+  apiKeys,
+  automations,
+  billingSubscriptions,
+  courses,
+  platformEvents,
+  users,
+} from "../src/db/schema/index.js";
 import { createApiKey, revokeApiKey } from "../src/modules/api-keys/service.js";
+import { createAutomation } from "../src/modules/automations/service.js";
 import { createCourse } from "../src/modules/courses/service.js";
 import { ROLES, type Role, type RouteAccess } from "../src/platform/auth/types.js";
 import { SCOPES } from "../src/platform/scopes/scopes.js";
@@ -43,7 +51,37 @@ const user = async (h: Harness, t: TestTenant) => (await makeUser(h, t, "teacher
 const apiKey = async (h: Harness, t: TestTenant) =>
   (await createApiKey(h.database.db, t.id, null, { name: "fixture", scopes: [], rateTier: "standard" })).id;
 
-function rowOf(table: typeof courses | typeof users | typeof apiKeys) {
+const automationOf = (event: "user_created" | "webhook") => async (h: Harness, t: TestTenant) =>
+  (
+    await createAutomation(
+      { db: h.database.db, config: h.config, resolve: h.ctx.resolve },
+      t.id,
+      {
+        name: "Fixture",
+        trigger: { event },
+        action: { type: "send_webhook", url: "https://93.184.215.14/hook" },
+      },
+      `http://${t.host}`,
+    )
+  ).id;
+const automation = automationOf("user_created");
+const inboundAutomation = automationOf("webhook");
+const platformEvent = async (h: Harness, t: TestTenant) => {
+  const id = randomUUID();
+  await h.database.db.insert(platformEvents).values({
+    tenantId: t.id,
+    id,
+    type: "user_created",
+    schemaVersion: 1,
+    actor: { type: "system" },
+    data: { userId: id, role: "student", status: "active" },
+  });
+  return id;
+};
+
+function rowOf(
+  table: typeof courses | typeof users | typeof apiKeys | typeof automations | typeof platformEvents,
+) {
   return async (h: Harness, t: TestTenant, id: string) =>
     (
       await h.database.db
@@ -55,6 +93,8 @@ function rowOf(table: typeof courses | typeof users | typeof apiKeys) {
 const courseRow = rowOf(courses);
 const userRow = rowOf(users);
 const keyRow = rowOf(apiKeys);
+const automationRow = rowOf(automations);
+const eventRow = rowOf(platformEvents);
 
 const FIXTURES: Record<string, Fixture> = {
   "GET /api/institution/courses": {},
@@ -80,6 +120,28 @@ const FIXTURES: Record<string, Fixture> = {
   "POST /api/institution/billing/portal": {},
   "GET /api/institution/billing/subscription": { single: true },
   "GET /api/institution/billing/events": {},
+  "GET /api/institution/automations": {},
+  "POST /api/institution/automations": {
+    body: {
+      name: "Matrix",
+      trigger: { event: "user_created" },
+      action: { type: "send_webhook", url: "https://93.184.215.14/hook" },
+    },
+  },
+  "GET /api/institution/automations/:id": { makeObject: automation, snapshot: automationRow },
+  "PATCH /api/institution/automations/:id": {
+    body: { name: "Renamed" },
+    makeObject: automation,
+    snapshot: automationRow,
+  },
+  "DELETE /api/institution/automations/:id": { makeObject: automation, snapshot: automationRow },
+  "GET /api/institution/automations/:id/signing-secret": { makeObject: automation, snapshot: automationRow },
+  "POST /api/institution/automations/:id/rotate-secret": { makeObject: automation, snapshot: automationRow },
+  "POST /api/institution/automations/:id/rotate-token": {
+    makeObject: inboundAutomation,
+    snapshot: automationRow,
+  },
+  "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
 };
 
 let h: Harness;

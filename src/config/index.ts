@@ -5,6 +5,7 @@ import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
+import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
 
 export { ConfigError } from "./env.js";
 
@@ -34,6 +35,8 @@ export interface Config {
   billing: BillingConfig;
   /** Tenant webhooks: SSRF allow-list (dangerous, dev/test only), attempt timeout, retry schedule. */
   outbound: OutboundConfig;
+  /** Keyring for secrets encrypted at rest (webhook signing secrets): SECRETS_ENCRYPTION_KEY(S_PREVIOUS). */
+  secrets: SecretsConfig;
   bodyLimitBytes: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
@@ -99,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     plans: loadPlanConfig(env),
     billing: loadBillingConfig(env),
     outbound: loadOutboundConfig(env),
+    secrets: loadSecretsConfig(env, dataDir),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),

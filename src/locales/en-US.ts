@@ -28,9 +28,11 @@ export const enUS = {
   invalid_signature: "The Stripe-Signature header is missing, expired or does not match the body.",
   "conflict.already_subscribed":
     "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
+  "conflict.not_inbound": "Only an automation triggered by an inbound webhook has a token.",
   "conflict.no_billing_customer": "This institution has no billing account yet. Start a checkout first.",
   payment_provider_error: "The payment provider could not be reached. Please try again later.",
   billing_not_configured: "Billing is not available for this plan and currency right now.",
+  "field.url_forbidden": "Must be an http(s) URL of a public host, without templates or credentials.",
   "field.required": "This field is required.",
   "field.unknown": "This field is not allowed.",
   "field.type": "Must be of type {type}.",

@@ -28,10 +28,12 @@ export const esES: Catalogue = {
   invalid_signature: "La cabecera Stripe-Signature falta, ha caducado o no coincide con el cuerpo.",
   "conflict.already_subscribed":
     "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
+  "conflict.not_inbound": "Solo una automatización activada por un webhook entrante tiene token.",
   "conflict.no_billing_customer":
     "Esta institución aún no tiene cuenta de facturación. Inicie primero un pago.",
   payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",
   billing_not_configured: "La facturación no está disponible para este plan y moneda en este momento.",
+  "field.url_forbidden": "Debe ser una URL http(s) de un host público, sin plantillas ni credenciales.",
   "field.required": "Este campo es obligatorio.",
   "field.unknown": "Este campo no está permitido.",
   "field.type": "Debe ser de tipo {type}.",

@@ -27,11 +27,13 @@ export const frFR: Catalogue = {
   invalid_signature: "L'en-tête Stripe-Signature est absent, expiré ou ne correspond pas au corps.",
   "conflict.already_subscribed":
     "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
+  "conflict.not_inbound": "Seule une automatisation déclenchée par un webhook entrant a un jeton.",
   "conflict.no_billing_customer":
     "Cet établissement n'a pas encore de compte de facturation. Lancez d'abord un paiement.",
   payment_provider_error: "Le prestataire de paiement est injoignable. Veuillez réessayer plus tard.",
   billing_not_configured:
     "La facturation n'est pas disponible pour ce forfait et cette devise pour le moment.",
+  "field.url_forbidden": "Doit être une URL http(s) d'un hôte public, sans modèle ni identifiants.",
   "field.required": "Ce champ est obligatoire.",
   "field.unknown": "Ce champ n’est pas autorisé.",
   "field.type": "Doit être de type {type}.",

@@ -27,10 +27,12 @@ export const ptBR: Catalogue = {
   invalid_signature: "O cabeçalho Stripe-Signature está ausente, expirado ou não corresponde ao corpo.",
   "conflict.already_subscribed":
     "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
+  "conflict.not_inbound": "Só uma automação acionada por webhook de entrada tem token.",
   "conflict.no_billing_customer":
     "Esta instituição ainda não tem conta de cobrança. Inicie um checkout primeiro.",
   payment_provider_error: "Não foi possível contatar o provedor de pagamentos. Tente novamente mais tarde.",
   billing_not_configured: "A cobrança não está disponível para este plano e moeda no momento.",
+  "field.url_forbidden": "Deve ser uma URL http(s) de um host público, sem templates nem credenciais.",
   "field.required": "Este campo é obrigatório.",
   "field.unknown": "Este campo não é permitido.",
   "field.type": "Deve ser do tipo {type}.",

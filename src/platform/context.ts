@@ -2,6 +2,7 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Broadcast } from "./cache/broadcast.js";
+import { type Resolver, systemResolver } from "./outbound/resolver.js";
 import { LimiterFactory } from "./rate-limit/limiter.js";
 import { TenantResolver } from "./tenancy/resolver.js";
 
@@ -13,6 +14,8 @@ export interface AppContext {
   apiKeys: ApiKeyStore;
   limiters: LimiterFactory;
   broadcast: Broadcast;
+  /** DNS for tenant-chosen URLs (SSRF checks); tests swap in a stub. */
+  resolve: Resolver;
 }
 
 export function createContext(config: Config, database: Database): AppContext {
@@ -24,6 +27,7 @@ export function createContext(config: Config, database: Database): AppContext {
     apiKeys: new ApiKeyStore(database.db, config.auth.apiKeyCacheMs, broadcast),
     limiters: new LimiterFactory(config.redisUrl),
     broadcast,
+    resolve: systemResolver,
   };
 }
 

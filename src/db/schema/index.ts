@@ -1,4 +1,5 @@
 export * from "./auth.js";
+export * from "./automations.js";
 export * from "./billing.js";
 export * from "./courses.js";
 export * from "./tenancy.js";

@@ -4,6 +4,8 @@ import { isUniqueViolation } from "../../db/errors.js";
 import type { Principal, Role } from "../../platform/auth/types.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import type { EventActor } from "../events/catalogue.js";
+import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
 import { reserveStudentSeats } from "./student-limit.js";
@@ -90,8 +92,22 @@ export async function createUser(
       })
       .catch(emailTaken);
     await repo.replaceMemberships(tx, tenantId, id, groupIds);
-    return (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    const user = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    await emitEvent(tx, {
+      tenantId,
+      type: "user_created",
+      data: { userId: user.id, role: user.role, status: user.status },
+      actor: eventActor(actor),
+      subject: { id: user.id, name: user.name, email: user.email, role: user.role },
+    });
+    return user;
   });
+}
+
+function eventActor(actor: Actor): EventActor {
+  if (actor.kind === "session") return { type: "user", id: actor.userId };
+  if (actor.kind === "key") return { type: "api_key", id: actor.keyId };
+  return { type: "system" };
 }
 
 export async function updateUser(

@@ -1,0 +1,156 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { isoTimestamp, tenantIdColumn } from "./columns.js";
+import { tenants } from "./tenancy.js";
+
+/**
+ * Platform events (`lesson_completed`, `user_created`, …), written by the service that caused them inside its own
+ * transaction, kept 30 days. The id is stable: it is the `webhook-id` of every delivery made for the event.
+ */
+export const platformEvents = pgTable(
+  "platform_events",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    type: text("type").notNull(),
+    schemaVersion: integer("schema_version").notNull(),
+    occurredAt: isoTimestamp("occurred_at").notNull().default(sql`now()`),
+    /** Who caused it: `{type: "user"|"api_key"|"system"|"webhook", id?}`. */
+    actor: jsonb("actor").notNull(),
+    /** The user the event is about, as it was then (`{{user.*}}`); null for events about no user. */
+    subject: jsonb("subject"),
+    data: jsonb("data").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // The 30-day purge scans by time across tenants.
+    index("platform_events_occurred_idx").on(t.occurredAt),
+  ],
+);
+
+/**
+ * Trigger → condition → action. `action` is `{type: "send_webhook", url, headers?, body?}`; the signing secret is
+ * sealed (AES-256-GCM, see platform/crypto). A `webhook` automation (inbound) keeps only a hash of its token.
+ */
+export const automations = pgTable(
+  "automations",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    name: text("name").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    triggerEvent: text("trigger_event").notNull(),
+    condition: jsonb("condition"),
+    action: jsonb("action").notNull(),
+    signingSecret: text("signing_secret").notNull(),
+    inboundTokenHash: text("inbound_token_hash"),
+    /** Set when deliveries have failed for 5 days straight; the automation is disabled and says why. */
+    disabledReason: text("disabled_reason"),
+    failingSince: isoTimestamp("failing_since"),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+    updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("automations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("automations_trigger_idx").on(t.tenantId, t.triggerEvent).where(sql`${t.enabled}`),
+    uniqueIndex("automations_inbound_token_key")
+      .on(t.inboundTokenHash)
+      .where(sql`${t.inboundTokenHash} IS NOT NULL`),
+  ],
+);
+
+/**
+ * The outbox: one row per (automation, event), written in the event's transaction, so a delivery exists if and
+ * only if its event does. The request is rendered when the row is written; every attempt sends the same bytes
+ * under the same `webhook-id` (the delivery id), signed afresh.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    tenantId: tenantIdColumn(),
+    id: uuid("id").notNull().defaultRandom(),
+    automationId: uuid("automation_id").notNull(),
+    eventId: uuid("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** `pending` (due at next_attempt_at), `delivering` (leased by a worker), `succeeded`, `failed` (gave up). */
+    status: text("status").notNull().default("pending"),
+    url: text("url").notNull(),
+    headers: jsonb("headers").notNull(),
+    body: text("body").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: isoTimestamp("next_attempt_at").notNull().default(sql`now()`),
+    /** A worker's claim; a claim that outlives it (the worker died) is taken over by the next one. */
+    leaseUntil: isoTimestamp("lease_until"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+    completedAt: isoTimestamp("completed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({
+      columns: [t.tenantId, t.automationId],
+      foreignColumns: [automations.tenantId, automations.id],
+    }).onDelete("cascade"),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} IN ('pending', 'delivering')`),
+    index("webhook_deliveries_automation_idx").on(t.tenantId, t.automationId, t.createdAt, t.id),
+  ],
+);
+
+/** Every attempt of a delivery: what was answered (truncated) or why it failed, and how long it took. */
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    tenantId: tenantIdColumn(),
+    deliveryId: uuid("delivery_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    startedAt: isoTimestamp("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    /** `succeeded`, `http_error`, `timeout`, `network`, `blocked`, `invalid`. */
+    outcome: text("outcome").notNull(),
+    statusCode: integer("status_code"),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.deliveryId, t.attempt] }),
+    foreignKey({
+      columns: [t.tenantId, t.deliveryId],
+      foreignColumns: [webhookDeliveries.tenantId, webhookDeliveries.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/** Inbound webhook requests already accepted, by `Idempotency-Key`/`webhook-id`, for 24 hours. */
+export const inboundReceipts = pgTable(
+  "inbound_receipts",
+  {
+    tenantId: tenantIdColumn(),
+    automationId: uuid("automation_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    eventId: uuid("event_id").notNull(),
+    receivedAt: isoTimestamp("received_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.automationId, t.idempotencyKey] }),
+    foreignKey({
+      columns: [t.tenantId, t.automationId],
+      foreignColumns: [automations.tenantId, automations.id],
+    }).onDelete("cascade"),
+    index("inbound_receipts_received_idx").on(t.receivedAt),
+  ],
+);

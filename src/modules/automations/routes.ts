@@ -1,0 +1,194 @@
+import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import { tenantOf } from "../../platform/auth/request.js";
+import type { AppContext } from "../../platform/context.js";
+import { IdParams, requireUuid } from "../../platform/http/schemas.js";
+import type { App } from "../../platform/http/types.js";
+import {
+  Automation,
+  AutomationPage,
+  CreateAutomationBody,
+  CreatedAutomation,
+  InboundUrlResponse,
+  ListAutomationsQuery,
+  SigningSecretResponse,
+  UpdateAutomationBody,
+} from "./schemas.js";
+import * as service from "./service.js";
+
+const tags = ["automations"];
+const admin = ["institution_admin"] as const;
+const read = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "automations:read",
+  roles: admin,
+} as const;
+const write = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "automations:write",
+  roles: admin,
+} as const;
+/** Secrets and tokens are shown to an administrator's session only (SECURITY.md API5). */
+const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
+
+export function automationRoutes(app: App, ctx: AppContext): void {
+  const db = ctx.database.db;
+  // ctx.resolve is read at call time, so a test can swap in a DNS stub.
+  const deps = (): service.AutomationDeps => ({ db, config: ctx.config, resolve: ctx.resolve });
+  // The inbound URL is on the host the caller used, which the pipeline resolved to this tenant.
+  const baseOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
+
+  app.post(
+    "/api/institution/automations",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Create an automation",
+        description:
+          "Trigger → condition → action. The answer carries `signingSecret` (read it again at " +
+          "`…/signing-secret`) and, for a `webhook` trigger, `inboundUrl`, shown only here. A URL that is not " +
+          "http(s), or whose host is or resolves to a private, loopback, link-local, metadata or otherwise " +
+          "non-public address in any notation, is 400 with field `action.url`.",
+        body: CreateAutomationBody,
+        response: { 201: CreatedAutomation },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.createAutomation(
+        deps(),
+        tenantOf(request).id,
+        request.body,
+        baseOf(request),
+      );
+      reply.code(201).header("cache-control", "no-store");
+      return created;
+    },
+  );
+
+  app.get(
+    "/api/institution/automations",
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "List automations",
+        querystring: ListAutomationsQuery,
+        response: { 200: AutomationPage },
+      },
+    },
+    (request) => service.listAutomations(db, tenantOf(request).id, request.query),
+  );
+
+  app.get(
+    "/api/institution/automations/:id",
+    {
+      config: { access: read },
+      schema: { tags, summary: "Get an automation", params: IdParams, response: { 200: Automation } },
+    },
+    (request) => service.getAutomation(db, tenantOf(request).id, requireUuid(request.params.id)),
+  );
+
+  app.patch(
+    "/api/institution/automations/:id",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Update an automation",
+        description:
+          "Changing the trigger to `webhook` answers a new `inboundUrl` once; changing it away revokes the URL. " +
+          "`enabled: true` clears a `disabledReason`.",
+        params: IdParams,
+        body: UpdateAutomationBody,
+        response: {
+          200: Type.Object(
+            { ...Automation.properties, inboundUrl: Type.Optional(Type.String()) },
+            { additionalProperties: false },
+          ),
+        },
+      },
+    },
+    (request) =>
+      service.updateAutomation(
+        deps(),
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.body,
+        baseOf(request),
+      ),
+  );
+
+  app.delete(
+    "/api/institution/automations/:id",
+    {
+      config: { access: write },
+      schema: { tags, summary: "Delete an automation", params: IdParams, response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      await service.deleteAutomation(db, tenantOf(request).id, requireUuid(request.params.id));
+      reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/institution/automations/:id/signing-secret",
+    {
+      config: { access: adminSession },
+      schema: {
+        tags,
+        summary: "Read the signing secret",
+        params: IdParams,
+        response: { 200: SigningSecretResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const id = requireUuid(request.params.id);
+      return { signingSecret: await service.readSigningSecret(deps(), tenantOf(request).id, id) };
+    },
+  );
+
+  app.post(
+    "/api/institution/automations/:id/rotate-secret",
+    {
+      config: { access: adminSession },
+      schema: {
+        tags,
+        summary: "Rotate the signing secret",
+        description:
+          "Deliveries sent from now on are signed with the new secret, retries of older ones included.",
+        params: IdParams,
+        response: { 200: SigningSecretResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const id = requireUuid(request.params.id);
+      return { signingSecret: await service.rotateSigningSecret(deps(), tenantOf(request).id, id) };
+    },
+  );
+
+  app.post(
+    "/api/institution/automations/:id/rotate-token",
+    {
+      config: { access: adminSession },
+      schema: {
+        tags,
+        summary: "Issue a new inbound URL",
+        description: "The old URL stops working at once. 409 for an automation without a `webhook` trigger.",
+        params: IdParams,
+        response: { 200: InboundUrlResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const id = requireUuid(request.params.id);
+      return {
+        inboundUrl: await service.rotateInboundToken(deps(), tenantOf(request).id, id, baseOf(request)),
+      };
+    },
+  );
+}
