@@ -12,6 +12,8 @@ export interface FanOutEvent {
   occurredAt: string;
   data: object;
   subject: object | null;
+  /** Only this automation may fire (an inbound webhook belongs to the automation whose URL received it). */
+  automationId?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
         eq(automations.tenantId, event.tenantId),
         eq(automations.triggerEvent, event.type),
         eq(automations.enabled, true),
+        event.automationId === undefined ? undefined : eq(automations.id, event.automationId),
       ),
     );
   const context: TemplateContext = {

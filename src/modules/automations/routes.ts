@@ -2,8 +2,11 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/app-error.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import { acceptInbound } from "./inbound.js";
 import {
   Automation,
   AutomationPage,
@@ -30,6 +33,10 @@ const write = {
   scope: "automations:write",
   roles: admin,
 } as const;
+/** Inbound webhooks: what one URL may receive, and the largest body it takes (413 beyond). */
+export const INBOUND_PER_MINUTE = 120;
+export const INBOUND_BODY_LIMIT_BYTES = 256 * 1024;
+
 /** Secrets and tokens are shown to an administrator's session only (SECURITY.md API5). */
 const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
 
@@ -189,6 +196,51 @@ export function automationRoutes(app: App, ctx: AppContext): void {
       return {
         inboundUrl: await service.rotateInboundToken(deps(), tenantOf(request).id, id, baseOf(request)),
       };
+    },
+  );
+
+  app.post(
+    "/api/automations/webhook/:token",
+    {
+      config: { access: { kind: "public" } },
+      bodyLimit: INBOUND_BODY_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: "Trigger an automation from another system",
+        description:
+          "The URL is the credential: POST a JSON object (at most 256 KiB) and the automation that owns the token " +
+          "runs with it as `event.*`. 202 `{accepted, eventId}`; an unknown token is 404; a repeated " +
+          "`Idempotency-Key` or `webhook-id` within 24 h answers the first `eventId` and runs nothing. " +
+          `At most ${INBOUND_PER_MINUTE} requests per minute per URL.`,
+        params: Type.Object({ token: Type.String({ maxLength: 128 }) }),
+        headers: Type.Object({
+          "idempotency-key": Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          "webhook-id": Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        }),
+        body: Type.Object({}, { additionalProperties: true, description: "Any JSON object." }),
+        response: {
+          202: Type.Object(
+            { accepted: Type.Literal(true), eventId: Type.String({ format: "uuid" }) },
+            { additionalProperties: false },
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      // Counted per URL before any lookup, so a flood against one URL costs no database work past the limit.
+      const window = await ctx.limiters.consume(
+        "inbound",
+        service.hashInboundToken(token),
+        INBOUND_PER_MINUTE,
+        60,
+      );
+      if (!window.allowed) throw rateLimited(secondsUntil(window.msBeforeNext));
+      const key = request.headers["idempotency-key"] ?? request.headers["webhook-id"];
+      if (Array.isArray(key)) throw new AppError("validation_failed");
+      const accepted = await acceptInbound(db, token, request.body as Record<string, unknown>, key);
+      reply.code(202);
+      return { accepted: true as const, eventId: accepted.eventId };
     },
   );
 }

@@ -28,6 +28,8 @@ export async function emitEvent<T extends EventType>(
     data: EventPayloads[T];
     actor: EventActor;
     subject?: EventSubject | null;
+    /** Fire this automation only (inbound webhooks). */
+    automationId?: string;
   },
 ): Promise<EmittedEvent> {
   const id = randomUUID();
@@ -50,6 +52,7 @@ export async function emitEvent<T extends EventType>(
     occurredAt,
     data: input.data,
     subject,
+    automationId: input.automationId,
   });
   return { id, occurredAt, deliveries };
 }
