@@ -14,6 +14,7 @@ import {
   courses,
   platformEvents,
   users,
+  webhookDeliveries,
 } from "../src/db/schema/index.js";
 import { createApiKey, revokeApiKey } from "../src/modules/api-keys/service.js";
 import { createAutomation } from "../src/modules/automations/service.js";
@@ -38,11 +39,12 @@ type Declared = { method: string; url: string; access: Authenticated; openWhileI
 /** For each route with a body or an :id: a valid body, and how to make an object of the given tenant. */
 interface Fixture {
   body?: Record<string, unknown>;
-  makeObject?: (h: Harness, tenant: TestTenant) => Promise<string>;
+  /** The object's id, or its path parameters by name (`{id, deliveryId}`) for nested routes. */
+  makeObject?: (h: Harness, tenant: TestTenant) => Promise<string | Record<string, string>>;
   /** A GET without :id that answers one record rather than a list (its own tests cover tenant isolation). */
   single?: true;
   /** The object's stored row, to prove a refused request changed nothing. */
-  snapshot?: (h: Harness, tenant: TestTenant, id: string) => Promise<unknown>;
+  snapshot?: (h: Harness, tenant: TestTenant, id: string | Record<string, string>) => Promise<unknown>;
 }
 
 const course = async (h: Harness, t: TestTenant) =>
@@ -82,12 +84,12 @@ const platformEvent = async (h: Harness, t: TestTenant) => {
 function rowOf(
   table: typeof courses | typeof users | typeof apiKeys | typeof automations | typeof platformEvents,
 ) {
-  return async (h: Harness, t: TestTenant, id: string) =>
+  return async (h: Harness, t: TestTenant, id: string | Record<string, string>) =>
     (
       await h.database.db
         .select()
         .from(table)
-        .where(and(eq(table.tenantId, t.id), eq(table.id, id)))
+        .where(and(eq(table.tenantId, t.id), eq(table.id, typeof id === "string" ? id : (id.id as string))))
     )[0];
 }
 const courseRow = rowOf(courses);
@@ -95,6 +97,29 @@ const userRow = rowOf(users);
 const keyRow = rowOf(apiKeys);
 const automationRow = rowOf(automations);
 const eventRow = rowOf(platformEvents);
+/** An automation with one delivery (written through a real event), as the path parameters of its routes. */
+const delivery = async (h: Harness, t: TestTenant) => {
+  const id = await automation(h, t);
+  await makeUser(h, t, "teacher");
+  const [row] = await h.database.db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.tenantId, t.id), eq(webhookDeliveries.automationId, id)));
+  return { id, deliveryId: row?.id as string };
+};
+const deliveryRow = async (h: Harness, t: TestTenant, params: string | Record<string, string>) => {
+  const { deliveryId } = params as Record<string, string>;
+  return h.database.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, t.id),
+        eq(webhookDeliveries.automationId, (params as Record<string, string>).id as string),
+      ),
+    )
+    .then((rows) => ({ rows, deliveryId }));
+};
 
 const FIXTURES: Record<string, Fixture> = {
   "GET /api/institution/courses": {},
@@ -142,6 +167,15 @@ const FIXTURES: Record<string, Fixture> = {
     snapshot: automationRow,
   },
   "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
+  "GET /api/institution/automations/:id/deliveries": { makeObject: automation, snapshot: automationRow },
+  "GET /api/institution/automations/:id/deliveries/:deliveryId": {
+    makeObject: delivery,
+    snapshot: deliveryRow,
+  },
+  "POST /api/institution/automations/:id/deliveries/:deliveryId/redeliver": {
+    makeObject: delivery,
+    snapshot: deliveryRow,
+  },
 };
 
 let h: Harness;
@@ -177,16 +211,21 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+function fillParams(url: string, id: string | Record<string, string>): string {
+  const params = typeof id === "string" ? { id } : id;
+  return url.replace(/:(\w+)/g, (_, name: string) => params[name] ?? randomUUID());
+}
+
 function call(
   route: { method: string; url: string },
   headers: Record<string, string>,
-  id: string = randomUUID(),
+  id: string | Record<string, string> = randomUUID(),
 ) {
   const fixture = FIXTURES[`${route.method} ${route.url.split("?")[0]}`];
   const withBody = fixture?.body !== undefined;
   return h.inject({
     method: route.method as "GET",
-    url: route.url.replace(":id", id),
+    url: fillParams(route.url, id),
     headers: { host: a.host, ...(withBody ? { "content-type": "application/json" } : {}), ...headers },
     ...(withBody ? { payload: fixture?.body } : {}),
   });
@@ -360,7 +399,7 @@ describe("a tenant whose subscription is inactive", () => {
         const id = fixture?.makeObject ? await fixture.makeObject(h, c) : randomUUID();
         const res = await h.inject({
           method: route.method as "GET",
-          url: route.url.replace(":id", id),
+          url: fillParams(route.url, id),
           headers: {
             host: c.host,
             ...credentials,

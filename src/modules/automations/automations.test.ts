@@ -17,6 +17,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
+import { REDELIVERIES_PER_HOUR } from "./routes.js";
 
 let h: Harness;
 const dns = createDnsStub({
@@ -391,5 +392,94 @@ describe("events and the outbox", () => {
       headers: { host: b.t.host, cookie: b.cookie },
     });
     expect(old.statusCode).toBe(404);
+  });
+});
+
+describe("the delivery log", () => {
+  it("lists an automation's deliveries, shows one with its attempts, and redelivers as a new delivery", async () => {
+    const a = await admin();
+    const automation = (
+      await create(a, { name: "log", trigger: { event: "user_created" }, action: action() })
+    ).json();
+    for (const n of [1, 2]) {
+      await h.inject({
+        method: "POST",
+        url: "/api/institution/users",
+        headers: { host: a.t.host, cookie: a.cookie, ...json },
+        payload: { name: `U${n}`, email: `u${n}-${Date.now()}@x.test`, role: "teacher" },
+      });
+    }
+    const base = `/api/institution/automations/${automation.id}/deliveries`;
+    const list = await h.inject({ method: "GET", url: base, headers: { host: a.t.host, cookie: a.cookie } });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().pagination).toEqual({ page: 1, perPage: 20, total: 2, totalPages: 1 });
+    const [newest] = list.json().data;
+    expect(newest).toMatchObject({
+      automationId: automation.id,
+      eventType: "user_created",
+      status: "pending",
+      attempts: 0,
+      lastStatusCode: null,
+      completedAt: null,
+    });
+    expect(newest.nextAttemptAt).toMatch(/Z$/);
+    expect(newest).not.toHaveProperty("body");
+
+    const one = await h.inject({
+      method: "GET",
+      url: `${base}/${newest.id}`,
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(one.json()).toMatchObject({ id: newest.id, attemptLog: [] });
+
+    const again = await h.inject({
+      method: "POST",
+      url: `${base}/${newest.id}/redeliver`,
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(again.statusCode).toBe(202);
+    expect(again.json().id).not.toBe(newest.id);
+    expect(again.json()).toMatchObject({ eventId: newest.eventId, status: "pending", attempts: 0 });
+    const rows = await deliveriesOf(a.t, automation.id);
+    const copy = rows.find((r) => r.id === again.json().id);
+    const original = rows.find((r) => r.id === newest.id);
+    expect(copy?.body).toBe(original?.body);
+    expect(rows).toHaveLength(3);
+
+    const other = (
+      await create(a, { name: "other", trigger: { event: "user_created" }, action: action() })
+    ).json();
+    const wrongParent = await h.inject({
+      method: "GET",
+      url: `/api/institution/automations/${other.id}/deliveries/${newest.id}`,
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(wrongParent.statusCode).toBe(404);
+  });
+
+  it("limits manual redeliveries per institution per hour", async () => {
+    const a = await admin();
+    const automation = (
+      await create(a, { name: "q", trigger: { event: "user_created" }, action: action() })
+    ).json();
+    await h.inject({
+      method: "POST",
+      url: "/api/institution/users",
+      headers: { host: a.t.host, cookie: a.cookie, ...json },
+      payload: { name: "Q", email: `q-${Date.now()}@x.test`, role: "teacher" },
+    });
+    const [delivery] = await deliveriesOf(a.t, automation.id);
+    const url = `/api/institution/automations/${automation.id}/deliveries/${delivery?.id}/redeliver`;
+    let last = 0;
+    let accepted = 0;
+    for (let i = 0; i <= REDELIVERIES_PER_HOUR; i++) {
+      const res = await h.inject({ method: "POST", url, headers: { host: a.t.host, cookie: a.cookie } });
+      last = res.statusCode;
+      if (res.statusCode === 202) accepted++;
+      else break;
+    }
+    expect(accepted).toBe(REDELIVERIES_PER_HOUR);
+    expect(last).toBe(429);
+    expect(await deliveriesOf(a.t, automation.id)).toHaveLength(REDELIVERIES_PER_HOUR + 1);
   });
 });

@@ -1,0 +1,170 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Static, Type } from "typebox";
+import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
+import { runPageQuery } from "../../db/page-query.js";
+import { deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
+import { notFound } from "../../platform/errors/app-error.js";
+import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { PageOf, PageQuery, pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+
+const nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const Delivery = Type.Object(
+  {
+    id: Uuid,
+    automationId: Uuid,
+    eventId: Uuid,
+    eventType: Type.String(),
+    status: StringEnum(["pending", "delivering", "succeeded", "failed"]),
+    attempts: Type.Integer({ minimum: 0 }),
+    nextAttemptAt: nullable(IsoDateTime),
+    lastStatusCode: nullable(Type.Integer()),
+    lastError: nullable(Type.String()),
+    createdAt: IsoDateTime,
+    completedAt: nullable(IsoDateTime),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryAttempt = Type.Object(
+  {
+    attempt: Type.Integer({ minimum: 1 }),
+    startedAt: IsoDateTime,
+    durationMs: Type.Integer({ minimum: 0 }),
+    outcome: StringEnum(["succeeded", "http_error", "timeout", "network", "blocked", "invalid"]),
+    statusCode: nullable(Type.Integer()),
+    responseExcerpt: nullable(Type.String({ description: "The start of the response body, truncated." })),
+    error: nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryWithAttempts = Type.Object(
+  { ...Delivery.properties, attemptLog: Type.Array(DeliveryAttempt) },
+  { additionalProperties: false },
+);
+
+export const DeliveryParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  deliveryId: Type.String({ maxLength: 64 }),
+});
+export const ListDeliveriesQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const DeliveryPage = PageOf(Delivery);
+
+const columns = {
+  id: webhookDeliveries.id,
+  automationId: webhookDeliveries.automationId,
+  eventId: webhookDeliveries.eventId,
+  eventType: webhookDeliveries.eventType,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  nextAttemptAt: sql<
+    string | null
+  >`CASE WHEN ${webhookDeliveries.status} = 'pending' THEN ${webhookDeliveries.nextAttemptAt} END`,
+  lastStatusCode: webhookDeliveries.lastStatusCode,
+  lastError: webhookDeliveries.lastError,
+  createdAt: webhookDeliveries.createdAt,
+  completedAt: webhookDeliveries.completedAt,
+};
+
+type DeliveryRecord = Static<typeof Delivery>;
+
+/** Timestamps computed in SQL arrive as PostgreSQL text; the API speaks ISO 8601. */
+function normalise(row: Record<string, unknown>): DeliveryRecord {
+  const next = row.nextAttemptAt as string | Date | null;
+  return {
+    ...(row as DeliveryRecord),
+    nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+  };
+}
+
+export async function listDeliveries(
+  db: Executor,
+  tenantId: string,
+  automationId: string,
+  query: { page?: number; perPage?: number },
+) {
+  const window = pageWindow(query);
+  const rows = await runPageQuery(db, "webhook_deliveries", tenantId, { automationId }, window, (p, name) =>
+    db
+      .select(columns)
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.tenantId, p.tenantId),
+          eq(webhookDeliveries.automationId, p.automationId ?? automationId),
+        ),
+      )
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
+  const total = await readCounter(db, tenantId, `webhook_deliveries:automation_id:${automationId}`);
+  return pageEnvelope((rows as Record<string, unknown>[]).map(normalise), total, window);
+}
+
+export async function getDelivery(db: Executor, tenantId: string, automationId: string, deliveryId: string) {
+  const rows = await db
+    .select(columns)
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, tenantId),
+        eq(webhookDeliveries.automationId, automationId),
+        eq(webhookDeliveries.id, deliveryId),
+      ),
+    );
+  if (rows[0] === undefined) throw notFound();
+  const attemptLog = await db
+    .select({
+      attempt: deliveryAttempts.attempt,
+      startedAt: deliveryAttempts.startedAt,
+      durationMs: deliveryAttempts.durationMs,
+      outcome: deliveryAttempts.outcome,
+      statusCode: deliveryAttempts.statusCode,
+      responseExcerpt: deliveryAttempts.responseExcerpt,
+      error: deliveryAttempts.error,
+    })
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.tenantId, tenantId), eq(deliveryAttempts.deliveryId, deliveryId)))
+    .orderBy(asc(deliveryAttempts.attempt));
+  return {
+    ...normalise(rows[0] as Record<string, unknown>),
+    attemptLog: attemptLog as Static<typeof DeliveryAttempt>[],
+  };
+}
+
+/**
+ * Sends a delivery again as a new delivery of the same event and the same rendered request (a new
+ * `webhook-id`, since the receiver may have seen, and deduplicated, the old one), due now.
+ */
+export async function redeliver(db: Executor, tenantId: string, automationId: string, deliveryId: string) {
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, tenantId),
+        eq(webhookDeliveries.automationId, automationId),
+        eq(webhookDeliveries.id, deliveryId),
+      ),
+    );
+  const original = rows[0];
+  if (original === undefined) throw notFound();
+  const inserted = await db
+    .insert(webhookDeliveries)
+    .values({
+      tenantId,
+      automationId,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      url: original.url,
+      headers: original.headers,
+      body: original.body,
+    })
+    .returning({ id: webhookDeliveries.id });
+  return getDelivery(db, tenantId, automationId, (inserted[0] as { id: string }).id);
+}
