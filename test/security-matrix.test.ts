@@ -19,6 +19,7 @@ import {
 import { createApiKey, revokeApiKey } from "../src/modules/api-keys/service.js";
 import { createAutomation } from "../src/modules/automations/service.js";
 import { createCourse } from "../src/modules/courses/service.js";
+import { createEndpoint } from "../src/modules/webhooks/service.js";
 import { ROLES, type Role, type RouteAccess } from "../src/platform/auth/types.js";
 import { SCOPES } from "../src/platform/scopes/scopes.js";
 import {
@@ -67,6 +68,13 @@ const automationOf = (event: "user_created" | "webhook") => async (h: Harness, t
     )
   ).id;
 const automation = automationOf("user_created");
+const endpoint = async (h: Harness, t: TestTenant) =>
+  (
+    await createEndpoint({ db: h.database.db, config: h.config, resolve: h.ctx.resolve }, t.id, {
+      url: "https://93.184.215.14/endpoint",
+      eventTypes: ["user_created"],
+    })
+  ).id;
 const inboundAutomation = automationOf("webhook");
 const platformEvent = async (h: Harness, t: TestTenant) => {
   const id = randomUUID();
@@ -168,6 +176,21 @@ const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
   "GET /api/institution/automations/:id/deliveries": { makeObject: automation, snapshot: automationRow },
+  "GET /api/institution/webhooks/event-types": { single: true },
+  "GET /api/institution/webhooks": {},
+  "POST /api/institution/webhooks": {
+    body: { url: "https://93.184.215.14/endpoint", eventTypes: ["user_created", "quiz_submitted"] },
+  },
+  "GET /api/institution/webhooks/:id": { makeObject: endpoint, snapshot: automationRow },
+  "PATCH /api/institution/webhooks/:id": {
+    body: { description: "Renamed" },
+    makeObject: endpoint,
+    snapshot: automationRow,
+  },
+  "DELETE /api/institution/webhooks/:id": { makeObject: endpoint, snapshot: automationRow },
+  "GET /api/institution/webhooks/:id/signing-secret": { makeObject: endpoint, snapshot: automationRow },
+  "POST /api/institution/webhooks/:id/rotate-secret": { makeObject: endpoint, snapshot: automationRow },
+  "GET /api/institution/webhooks/:id/deliveries": { makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/automations/:id/deliveries/:deliveryId": {
     makeObject: delivery,
     snapshot: deliveryRow,

@@ -8,6 +8,7 @@ import { courseRoutes } from "./courses/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { userRoutes } from "./users/routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
 
 /** Every resource group's routes, registered on one app. */
 export async function registerModules(app: App, ctx: AppContext): Promise<void> {
@@ -19,4 +20,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   await billingRoutes(app, ctx);
   automationRoutes(app, ctx);
   eventRoutes(app, ctx);
+  webhookRoutes(app, ctx);
 }

@@ -1,9 +1,12 @@
 CREATE TABLE "automations" (
 	"tenant_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
+	"kind" text DEFAULT 'automation' NOT NULL,
 	"name" text NOT NULL,
+	"description" text,
 	"enabled" boolean DEFAULT true NOT NULL,
 	"trigger_event" text NOT NULL,
+	"event_types" text[],
 	"condition" jsonb,
 	"action" jsonb NOT NULL,
 	"signing_secret" text NOT NULL,
@@ -74,7 +77,7 @@ ALTER TABLE "delivery_attempts" ADD CONSTRAINT "delivery_attempts_tenant_id_deli
 ALTER TABLE "inbound_receipts" ADD CONSTRAINT "inbound_receipts_tenant_id_automation_id_automations_tenant_id_id_fk" FOREIGN KEY ("tenant_id","automation_id") REFERENCES "public"."automations"("tenant_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "platform_events" ADD CONSTRAINT "platform_events_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_tenant_id_automation_id_automations_tenant_id_id_fk" FOREIGN KEY ("tenant_id","automation_id") REFERENCES "public"."automations"("tenant_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "automations_tenant_created_idx" ON "automations" USING btree ("tenant_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "automations_tenant_created_idx" ON "automations" USING btree ("tenant_id","kind","created_at","id");--> statement-breakpoint
 CREATE INDEX "automations_trigger_idx" ON "automations" USING btree ("tenant_id","trigger_event") WHERE "automations"."enabled";--> statement-breakpoint
 CREATE UNIQUE INDEX "automations_inbound_token_key" ON "automations" USING btree ("inbound_token_hash") WHERE "automations"."inbound_token_hash" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "inbound_receipts_received_idx" ON "inbound_receipts" USING btree ("received_at");--> statement-breakpoint

@@ -48,9 +48,17 @@ export const automations = pgTable(
   {
     tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
     id: uuid("id").notNull().defaultRandom(),
+    /**
+     * `automation` (one trigger, a condition, a templated request) or `endpoint` (a webhook subscription of a URL
+     * to several event types, Svix-style, with the default payload). Both share secrets and deliveries.
+     */
+    kind: text("kind").notNull().default("automation"),
     name: text("name").notNull(),
+    description: text("description"),
     enabled: boolean("enabled").notNull().default(true),
+    /** The trigger of an automation; `*` for an endpoint, whose types are in `event_types`. */
     triggerEvent: text("trigger_event").notNull(),
+    eventTypes: text("event_types").array(),
     condition: jsonb("condition"),
     action: jsonb("action").notNull(),
     signingSecret: text("signing_secret").notNull(),
@@ -63,7 +71,7 @@ export const automations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index("automations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("automations_tenant_created_idx").on(t.tenantId, t.kind, t.createdAt, t.id),
     index("automations_trigger_idx").on(t.tenantId, t.triggerEvent).where(sql`${t.enabled}`),
     uniqueIndex("automations_inbound_token_key")
       .on(t.inboundTokenHash)

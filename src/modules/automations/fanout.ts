@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { automations, webhookDeliveries } from "../../db/schema/index.js";
 import { type Condition, evaluateCondition } from "./condition.js";
@@ -34,8 +34,12 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
     .where(
       and(
         eq(automations.tenantId, event.tenantId),
-        eq(automations.triggerEvent, event.type),
         eq(automations.enabled, true),
+        // Automations by their trigger, endpoints by their subscribed types (the partial index covers the first).
+        or(
+          and(eq(automations.kind, "automation"), eq(automations.triggerEvent, event.type)),
+          and(eq(automations.kind, "endpoint"), sql`${event.type} = ANY(${automations.eventTypes})`),
+        ),
         event.automationId === undefined ? undefined : eq(automations.id, event.automationId),
       ),
     );

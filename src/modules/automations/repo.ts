@@ -6,11 +6,16 @@ import { automations } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 
 export type AutomationRow = typeof automations.$inferSelect;
+/** `automation` rows are served under /automations, `endpoint` rows under /webhooks; neither sees the other. */
+export type Kind = "automation" | "endpoint";
 export type NewAutomation = Omit<typeof automations.$inferInsert, "tenantId">;
 
 const publicColumns = {
   id: automations.id,
+  kind: automations.kind,
   name: automations.name,
+  description: automations.description,
+  eventTypes: automations.eventTypes,
   enabled: automations.enabled,
   triggerEvent: automations.triggerEvent,
   condition: automations.condition,
@@ -29,11 +34,11 @@ export async function insertAutomation(db: Executor, tenantId: string, row: NewA
   return rows[0] as PublicAutomationRow;
 }
 
-export async function findAutomation(db: Executor, tenantId: string, id: string) {
+export async function findAutomation(db: Executor, tenantId: string, id: string, kind: Kind = "automation") {
   const rows = await db
     .select()
     .from(automations)
-    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)));
+    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id), eq(automations.kind, kind)));
   return rows[0];
 }
 
@@ -42,29 +47,40 @@ export async function updateAutomation(
   tenantId: string,
   id: string,
   changes: Partial<NewAutomation>,
+  kind: Kind = "automation",
 ): Promise<PublicAutomationRow | undefined> {
   const rows = await db
     .update(automations)
     .set({ ...changes, updatedAt: sql`now()` })
-    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)))
+    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id), eq(automations.kind, kind)))
     .returning(publicColumns);
   return rows[0];
 }
 
-export async function deleteAutomation(db: Executor, tenantId: string, id: string): Promise<boolean> {
+export async function deleteAutomation(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  kind: Kind = "automation",
+): Promise<boolean> {
   const rows = await db
     .delete(automations)
-    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)))
+    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id), eq(automations.kind, kind)))
     .returning({ id: automations.id });
   return rows.length > 0;
 }
 
-export async function listAutomations(db: Executor, tenantId: string, window: PageWindow) {
-  const rows = await runPageQuery(db, "automations", tenantId, {}, window, (p, name) =>
+export async function listAutomations(
+  db: Executor,
+  tenantId: string,
+  window: PageWindow,
+  kind: Kind = "automation",
+) {
+  const rows = await runPageQuery(db, `automations_${kind}`, tenantId, {}, window, (p, name) =>
     db
       .select(publicColumns)
       .from(automations)
-      .where(eq(automations.tenantId, p.tenantId))
+      .where(and(eq(automations.tenantId, p.tenantId), eq(automations.kind, kind)))
       .orderBy(desc(automations.createdAt), desc(automations.id))
       .limit(p.limit)
       .offset(p.offset)
@@ -73,8 +89,8 @@ export async function listAutomations(db: Executor, tenantId: string, window: Pa
   return rows as PublicAutomationRow[];
 }
 
-export function countAutomations(db: Executor, tenantId: string): Promise<number> {
-  return readCounter(db, tenantId, "automations");
+export function countAutomations(db: Executor, tenantId: string, kind: Kind = "automation"): Promise<number> {
+  return readCounter(db, tenantId, `automations:kind:${kind}`);
 }
 
 /** The automation an inbound token belongs to (any tenant: the token is the credential). */

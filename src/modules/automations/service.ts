@@ -30,7 +30,7 @@ export function keyringOf(config: Config): Keyring {
 }
 
 /** Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
-function newSigningSecret(): string {
+export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
@@ -43,7 +43,21 @@ export function hashInboundToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-const secretContext = (id: string) => `automation:${id}`;
+/** Binds a sealed secret to its row: copied into another row, it would not open. */
+export const secretContext = (id: string) => `automation:${id}`;
+
+export const URL_REFUSED = { field: "action.url", key: "field.url_forbidden" } as const;
+
+/**
+ * No templates, http(s), public addresses only in any notation. One answer for every refusal: which range an
+ * address fell in is not the tenant's business. Returns the detail to report, if refused.
+ */
+export async function refuseTargetUrl(deps: AutomationDeps, url: string, field = "action.url") {
+  const refused = { ...URL_REFUSED, field };
+  if (urlHasTemplate(url)) return refused;
+  const target = await checkTargetUrl(url, { allow: deps.config.outbound.allowCidrs, resolve: deps.resolve });
+  return target.ok ? undefined : refused;
+}
 
 function toRecord(row: repo.PublicAutomationRow): AutomationRecord {
   return {
@@ -85,16 +99,8 @@ async function validate(deps: AutomationDeps, input: { condition?: unknown; acti
       const header = validateTemplate(template, { mode: "header", field: `action.headers.${name}` });
       if (!header.ok) details.push(...header.details);
     }
-    const urlRefused = { field: "action.url", key: "field.url_forbidden" } as const;
-    if (urlHasTemplate(action.url)) details.push(urlRefused);
-    else {
-      const target = await checkTargetUrl(action.url, {
-        allow: deps.config.outbound.allowCidrs,
-        resolve: deps.resolve,
-      });
-      // One answer for every refusal: which range an address fell in is not the tenant's business.
-      if (!target.ok) details.push(urlRefused);
-    }
+    const refused = await refuseTargetUrl(deps, action.url);
+    if (refused !== undefined) details.push(refused);
   }
   if (details.length > 0) throw invalid(details);
   return { condition };
@@ -192,8 +198,13 @@ export async function deleteAutomation(db: Executor, tenantId: string, id: strin
   if (!(await repo.deleteAutomation(db, tenantId, id))) throw notFound();
 }
 
-export async function readSigningSecret(deps: AutomationDeps, tenantId: string, id: string): Promise<string> {
-  const row = await repo.findAutomation(deps.db, tenantId, id);
+export async function readSigningSecret(
+  deps: AutomationDeps,
+  tenantId: string,
+  id: string,
+  kind: repo.Kind = "automation",
+): Promise<string> {
+  const row = await repo.findAutomation(deps.db, tenantId, id, kind);
   if (row === undefined) throw notFound();
   return openSecret(row.signingSecret, keyringOf(deps.config), secretContext(id));
 }
@@ -203,10 +214,11 @@ export async function rotateSigningSecret(
   deps: AutomationDeps,
   tenantId: string,
   id: string,
+  kind: repo.Kind = "automation",
 ): Promise<string> {
   const signingSecret = newSigningSecret();
   const sealed = sealSecret(signingSecret, keyringOf(deps.config), secretContext(id));
-  const row = await repo.updateAutomation(deps.db, tenantId, id, { signingSecret: sealed });
+  const row = await repo.updateAutomation(deps.db, tenantId, id, { signingSecret: sealed }, kind);
   if (row === undefined) throw notFound();
   return signingSecret;
 }

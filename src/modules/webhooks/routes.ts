@@ -1,0 +1,192 @@
+import { Type } from "typebox";
+import { tenantOf } from "../../platform/auth/request.js";
+import type { AppContext } from "../../platform/context.js";
+import { IdParams, requireUuid } from "../../platform/http/schemas.js";
+import type { App } from "../../platform/http/types.js";
+import { DeliveryPage, ListDeliveriesQuery, listDeliveries } from "../automations/deliveries.js";
+import { SigningSecretResponse } from "../automations/schemas.js";
+import { type AutomationDeps, readSigningSecret, rotateSigningSecret } from "../automations/service.js";
+import {
+  CreatedEndpoint,
+  CreateEndpointBody,
+  Endpoint,
+  EndpointPage,
+  EventTypeList,
+  ListEndpointsQuery,
+  UpdateEndpointBody,
+} from "./schemas.js";
+import * as service from "./service.js";
+
+const tags = ["webhooks"];
+const admin = ["institution_admin"] as const;
+const read = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "automations:read",
+  roles: admin,
+} as const;
+const write = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "automations:write",
+  roles: admin,
+} as const;
+const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
+const BASE = "/api/institution/webhooks";
+
+export function webhookRoutes(app: App, ctx: AppContext): void {
+  const db = ctx.database.db;
+  const deps = (): AutomationDeps => ({ db, config: ctx.config, resolve: ctx.resolve });
+
+  app.get(
+    `${BASE}/event-types`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "The event catalogue",
+        description: "Every event an endpoint or automation can receive, with its payload version.",
+        response: { 200: EventTypeList },
+      },
+    },
+    () => service.eventTypes(),
+  );
+
+  app.post(
+    BASE,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Subscribe a URL to events",
+        description:
+          "Each endpoint gets its own `whsec_` signing secret (shown here; read it again at `…/signing-secret`). " +
+          "Deliveries carry `{type, timestamp, data}`, signed per Standard Webhooks, and are retried and logged " +
+          "like an automation's. A URL that is not public http(s) is 400 with field `url`.",
+        body: CreateEndpointBody,
+        response: { 201: CreatedEndpoint },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.createEndpoint(deps(), tenantOf(request).id, request.body);
+      reply.code(201).header("cache-control", "no-store");
+      return created;
+    },
+  );
+
+  app.get(
+    BASE,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "List webhook endpoints",
+        querystring: ListEndpointsQuery,
+        response: { 200: EndpointPage },
+      },
+    },
+    (request) => service.listEndpoints(deps(), tenantOf(request).id, request.query),
+  );
+
+  app.get(
+    `${BASE}/:id`,
+    {
+      config: { access: read },
+      schema: { tags, summary: "Get a webhook endpoint", params: IdParams, response: { 200: Endpoint } },
+    },
+    (request) => service.getEndpoint(deps(), tenantOf(request).id, requireUuid(request.params.id)),
+  );
+
+  app.patch(
+    `${BASE}/:id`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Update a webhook endpoint",
+        description: "`enabled: true` clears a `disabledReason`.",
+        params: IdParams,
+        body: UpdateEndpointBody,
+        response: { 200: Endpoint },
+      },
+    },
+    (request) =>
+      service.updateEndpoint(deps(), tenantOf(request).id, requireUuid(request.params.id), request.body),
+  );
+
+  app.delete(
+    `${BASE}/:id`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Delete a webhook endpoint",
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteEndpoint(deps(), tenantOf(request).id, requireUuid(request.params.id));
+      reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${BASE}/:id/signing-secret`,
+    {
+      config: { access: adminSession },
+      schema: {
+        tags,
+        summary: "Read the signing secret",
+        params: IdParams,
+        response: { 200: SigningSecretResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const id = requireUuid(request.params.id);
+      return { signingSecret: await readSigningSecret(deps(), tenantOf(request).id, id, "endpoint") };
+    },
+  );
+
+  app.post(
+    `${BASE}/:id/rotate-secret`,
+    {
+      config: { access: adminSession },
+      schema: {
+        tags,
+        summary: "Rotate the signing secret",
+        params: IdParams,
+        response: { 200: SigningSecretResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const id = requireUuid(request.params.id);
+      return { signingSecret: await rotateSigningSecret(deps(), tenantOf(request).id, id, "endpoint") };
+    },
+  );
+
+  app.get(
+    `${BASE}/:id/deliveries`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "List an endpoint's deliveries",
+        description:
+          "Newest first. One delivery's attempts, and redelivery, are at " +
+          "`/api/institution/automations/:id/deliveries/:deliveryId` (one path for both kinds).",
+        params: IdParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: DeliveryPage },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request).id;
+      const id = requireUuid(request.params.id);
+      await service.getEndpoint(deps(), tenantId, id);
+      return listDeliveries(db, tenantId, id, request.query);
+    },
+  );
+}
