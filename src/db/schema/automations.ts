@@ -13,6 +13,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { tenants } from "./tenancy.js";
+import { users } from "./users.js";
 
 /**
  * Platform events (`lesson_completed`, `user_created`, …), written by the service that caused them inside its own
@@ -160,5 +161,24 @@ export const inboundReceipts = pgTable(
       foreignColumns: [automations.tenantId, automations.id],
     }).onDelete("cascade"),
     index("inbound_receipts_received_idx").on(t.receivedAt),
+  ],
+);
+
+/**
+ * `user_inactive` already emitted, per user and threshold, for the activity it measured from: one event per
+ * inactivity period. New activity moves the user's last activity past `activity_at`, which re-arms it.
+ */
+export const inactivityNotices = pgTable(
+  "inactivity_notices",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull(),
+    thresholdDays: integer("threshold_days").notNull(),
+    activityAt: isoTimestamp("activity_at").notNull(),
+    emittedAt: isoTimestamp("emitted_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId, t.thresholdDays] }),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { automations, webhookDeliveries } from "../../db/schema/index.js";
 import { type Condition, evaluateCondition } from "./condition.js";
@@ -12,8 +12,11 @@ export interface FanOutEvent {
   occurredAt: string;
   data: object;
   subject: object | null;
-  /** Only this automation may fire (an inbound webhook belongs to the automation whose URL received it). */
-  automationId?: string;
+  /**
+   * Only these automations may fire: an inbound webhook belongs to the automation whose URL received it, and a
+   * `user_inactive` event to the automations whose threshold it crossed.
+   */
+  automationIds?: readonly string[];
 }
 
 /**
@@ -40,7 +43,7 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
           and(eq(automations.kind, "automation"), eq(automations.triggerEvent, event.type)),
           and(eq(automations.kind, "endpoint"), sql`${event.type} = ANY(${automations.eventTypes})`),
         ),
-        event.automationId === undefined ? undefined : eq(automations.id, event.automationId),
+        event.automationIds === undefined ? undefined : inArray(automations.id, [...event.automationIds]),
       ),
     );
   const context: TemplateContext = {

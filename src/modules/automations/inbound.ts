@@ -66,7 +66,7 @@ export async function acceptInbound(
       type: "webhook",
       data: body,
       actor: { type: "webhook", automationId },
-      automationId,
+      automationIds: [automationId],
     });
     if (idempotencyKey !== undefined) {
       await tx.insert(inboundReceipts).values({ tenantId, automationId, idempotencyKey, eventId: event.id });

@@ -28,8 +28,8 @@ export async function emitEvent<T extends EventType>(
     data: EventPayloads[T];
     actor: EventActor;
     subject?: EventSubject | null;
-    /** Fire this automation only (inbound webhooks). */
-    automationId?: string;
+    /** Fire these automations only (inbound webhooks, inactivity thresholds). */
+    automationIds?: readonly string[];
   },
 ): Promise<EmittedEvent> {
   const id = randomUUID();
@@ -52,7 +52,7 @@ export async function emitEvent<T extends EventType>(
     occurredAt,
     data: input.data,
     subject,
-    automationId: input.automationId,
+    automationIds: input.automationIds,
   });
   return { id, occurredAt, deliveries };
 }
