@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
+import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/automations/delivery/worker.js";
+import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
+import { purgeExpired } from "../modules/events/retention.js";
 import type { AppContext } from "../platform/context.js";
 
 export interface Worker {
@@ -13,6 +16,7 @@ interface ScheduledJob {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Scheduled jobs. Each is safe to run twice and in two workers at once (each is one idempotent statement). */
 export const JOBS: readonly ScheduledJob[] = [
@@ -21,13 +25,38 @@ export const JOBS: readonly ScheduledJob[] = [
     everyMs: HOUR_MS,
     run: async (ctx) => ({ expired: await expireGracePeriods(ctx.database.db, ctx.tenants) }),
   },
+  {
+    name: "user-inactivity",
+    everyMs: DAY_MS,
+    run: async (ctx) => ({ emitted: await emitInactivity(ctx.database.db) }),
+  },
+  {
+    name: "events-retention",
+    everyMs: DAY_MS,
+    run: (ctx) => purgeExpired(ctx.database.db),
+  },
 ];
 
+export interface WorkerOptions {
+  /**
+   * The outbound webhook delivery loop (modules/automations/delivery), with its options. On by default, except
+   * under NODE_ENV=test: test files share one database, and a loop started by one file's worker would send the
+   * deliveries another file is driving by hand (`drainOnce`), through a client without that file's allow-list.
+   */
+  deliveries?: boolean | DeliveryLoopOptions;
+}
+
 /**
- * Background work: each scheduled job runs once at start (a worker that restarts often must not starve it) and
- * then on its interval. A failed run is logged and retried at the next tick; `stop` waits for runs in flight.
+ * Background work: the webhook delivery loop, and the scheduled jobs. Each job runs once at start (a worker
+ * that restarts often must not starve it) and then on its interval. A failed run is logged and retried at the
+ * next tick; `stop` waits for runs and sends in flight.
  */
-export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs = JOBS): Worker {
+export function startWorker(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  jobs = JOBS,
+  options: WorkerOptions = {},
+): Worker {
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -46,12 +75,15 @@ export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs = JOBS
     timer.unref();
     timers.push(timer);
   }
-  log.info({ jobs: jobs.map((j) => j.name) }, "worker started");
+  const deliveries = options.deliveries ?? ctx.config.nodeEnv !== "test";
+  const loop =
+    deliveries === false ? undefined : startDeliveryLoop(ctx, log, deliveries === true ? {} : deliveries);
+  log.info({ jobs: jobs.map((j) => j.name), deliveries: loop !== undefined }, "worker started");
   return {
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
-      await Promise.all(inFlight);
+      await Promise.all([...inFlight, loop?.stop()]);
     },
   };
 }

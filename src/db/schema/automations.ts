@@ -17,7 +17,8 @@ import { users } from "./users.js";
 
 /**
  * Platform events (`lesson_completed`, `user_created`, …), written by the service that caused them inside its own
- * transaction, kept 30 days. The id is stable: it is the `webhook-id` of every delivery made for the event.
+ * transaction, kept 30 days. Each delivery made for an event has its own `webhook-id` (the delivery id), so two
+ * automations posting to one receiver are never deduplicated into one; the delivery log names the event.
  */
 export const platformEvents = pgTable(
   "platform_events",
@@ -179,6 +180,8 @@ export const inactivityNotices = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId, t.thresholdDays] }),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );

@@ -138,3 +138,12 @@ describe("the daily scan", () => {
     expect(await inactiveEvents(quiet, other.id)).toEqual([]);
   });
 });
+
+describe("the worker's schedule", () => {
+  it("runs the inactivity scan and the retention purge daily", async () => {
+    const { JOBS } = await import("../../worker/runner.js");
+    for (const name of ["user-inactivity", "events-retention"]) {
+      expect(JOBS.find((j) => j.name === name)?.everyMs, name).toBe(86_400_000);
+    }
+  });
+});

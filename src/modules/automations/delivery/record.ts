@@ -1,0 +1,256 @@
+/**
+ * What an attempt left behind: one `delivery_attempts` row per attempt (the tenant's delivery log), and the
+ * delivery's next state, written in one transaction.
+ *
+ * The retry policy (CONTRACT "Automations and webhooks", issue "Deliveries"):
+ * - 2xx: succeeded. Anything else is a failed attempt, 3xx included: redirects are never followed (SSRF, and a
+ *   307/308 would replay the signed body elsewhere), and a receiver that answers one has not taken the event.
+ * - 410 Gone: the receiver says the endpoint is gone for good; the delivery fails and the automation is
+ *   disabled with a reason (re-enabling it clears the reason).
+ * - `invalid` (the stored request cannot be sent as is: a header the client refuses): fails at once, since
+ *   sending the same bytes again cannot help. (A signing secret the keyring cannot open is not the
+ *   receiver's failure and makes no attempt: see `releaseClaim`.)
+ * - Everything else (network errors, timeouts, other non-2xx, `blocked`) is retried along
+ *   WEBHOOK_RETRY_SCHEDULE: after attempt n the next one is due `schedule[n-1]` seconds later, so a delivery
+ *   gets `schedule.length + 1` attempts in all, then fails ("exhausted"). A 429 or 503 with a usable
+ *   `Retry-After` (seconds or an HTTP date) waits at least that long, at most 24 hours.
+ * - `blocked` (every answer for the host, or the host itself, is not allowed) is a failed attempt that sent
+ *   nothing, and it is retried like a network error rather than failing the delivery: the refusal happens at
+ *   connect time on that attempt's DNS answer, which can change back (a DNS mistake fixed, a rebinding attempt
+ *   that flips to and fro), and each retry is checked afresh, so retrying never reaches a forbidden address.
+ *   The schedule bounds how often it is tried, and the blocked message names no address (no oracle).
+ *
+ * Endpoints that keep failing: the first failure after a success stamps `automations.failing_since`; any
+ * success clears it. A failure at least 5 days after that stamp disables the automation with the reason
+ * "deliveries failed for 5 days" (FAILING_REASON); pending deliveries of a disabled automation are then closed
+ * as failed by the next claim instead of being sent.
+ *
+ * Fencing: the delivery is only updated while the claim is still ours (`status = 'delivering'` and
+ * `attempts` = our attempt number). A worker whose lease expired and was taken over still logs the attempt it
+ * really made, but leaves the delivery and the automation to the new owner.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import type { OutboundResult } from "../../../platform/outbound/client.js";
+import type { ClaimedDelivery } from "./claim.js";
+import { RESPONSE_EXCERPT_BYTES } from "./send.js";
+import { clock, rowsOf } from "./sql.js";
+
+export type AttemptOutcome = "succeeded" | "http_error" | "timeout" | "network" | "blocked" | "invalid";
+
+/** Longest `Retry-After` honoured; a longer one waits this long. */
+export const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
+export const FAILING_DAYS = 5;
+export const FAILING_REASON = `deliveries failed for ${FAILING_DAYS} days`;
+export const GONE_REASON = "the endpoint answered 410 Gone";
+const MAX_ERROR_CHARS = 1024;
+
+export interface AttemptFacts {
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  /** At most RESPONSE_EXCERPT_BYTES of UTF-8; null when the receiver sent no body (or never answered). */
+  responseExcerpt: string | null;
+  error: string | null;
+  durationMs: number;
+  /** From `Retry-After` on a 429 or 503, in seconds from now. */
+  retryAfterSeconds: number | null;
+}
+
+export type Decision =
+  | { status: "succeeded" }
+  | { status: "pending"; delaySeconds: number }
+  | { status: "failed"; why: "gone" | "invalid" | "redirect" | "exhausted" };
+
+/** PostgreSQL text cannot hold NUL; a receiver's bytes must not be able to make the log write fail. */
+function clean(text: string): string {
+  return text.replaceAll("\u0000", "");
+}
+
+/** Cuts at a character boundary so that the excerpt stays valid UTF-8 within `maxBytes`. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Back off continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+/** `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date; anything else is ignored. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Number(text);
+  // Date.parse reads all three HTTP date forms; requiring a letter keeps bare numbers of other shapes out.
+  if (!/[A-Za-z]/.test(text)) return null;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+export function describeAttempt(result: OutboundResult, nowMs = Date.now()): AttemptFacts {
+  if (!result.ok) {
+    return {
+      outcome: result.kind,
+      statusCode: null,
+      responseExcerpt: null,
+      error: clean(result.message).slice(0, MAX_ERROR_CHARS),
+      durationMs: result.durationMs,
+      retryAfterSeconds: null,
+    };
+  }
+  const excerpt = truncateUtf8(clean(result.body), RESPONSE_EXCERPT_BYTES);
+  const success = result.status >= 200 && result.status < 300;
+  return {
+    outcome: success ? "succeeded" : "http_error",
+    statusCode: result.status,
+    responseExcerpt: excerpt === "" ? null : excerpt,
+    error: null,
+    durationMs: result.durationMs,
+    retryAfterSeconds:
+      result.status === 429 || result.status === 503
+        ? parseRetryAfter(result.headers["retry-after"], nowMs)
+        : null,
+  };
+}
+
+/** The retry policy above, for attempt number `attempt` (1-based). */
+export function decide(facts: AttemptFacts, attempt: number, schedule: readonly number[]): Decision {
+  if (facts.outcome === "succeeded") return { status: "succeeded" };
+  if (facts.statusCode === 410) return { status: "failed", why: "gone" };
+  if (facts.outcome === "invalid") return { status: "failed", why: "invalid" };
+  // Redirects are never followed (a 307/308 would replay the signed body elsewhere), so asking again cannot
+  // succeed: the delivery fails at once (SECURITY.md API7.4), and the log shows the status and Location.
+  if (facts.statusCode !== null && facts.statusCode >= 300 && facts.statusCode < 400) {
+    return { status: "failed", why: "redirect" };
+  }
+  const planned = schedule[attempt - 1];
+  if (planned === undefined) return { status: "failed", why: "exhausted" };
+  const asked = facts.retryAfterSeconds;
+  const delaySeconds = asked === null ? planned : Math.max(planned, Math.min(asked, MAX_RETRY_AFTER_SECONDS));
+  return { status: "pending", delaySeconds };
+}
+
+/** What the delivery row shows as its last error (the attempt rows keep the details). */
+function lastError(facts: AttemptFacts): string | null {
+  if (facts.outcome === "succeeded") return null;
+  if (facts.statusCode !== null) return `HTTP ${facts.statusCode}`;
+  return facts.error;
+}
+
+export interface RecordOptions {
+  schedule: readonly number[];
+  /** When the attempt started (the attempt row's `started_at`). */
+  startedAt: Date;
+  /** Tests only; the database's clock otherwise (as in claim.ts). */
+  now?: Date;
+}
+
+export interface RecordResult {
+  facts: AttemptFacts;
+  decision: Decision;
+  /** False when the claim was no longer ours (or the automation was deleted): only the attempt was logged. */
+  applied: boolean;
+  /** Set when this attempt disabled the automation. */
+  disabledReason: string | null;
+}
+
+export async function recordAttempt(
+  db: Db,
+  delivery: ClaimedDelivery,
+  result: OutboundResult,
+  options: RecordOptions,
+): Promise<RecordResult> {
+  const facts = describeAttempt(result, options.now?.getTime());
+  const decision = decide(facts, delivery.attempt, options.schedule);
+  const now = clock(options.now);
+  const { tenantId, id, automationId, attempt } = delivery;
+  return db.transaction(async (tx) => {
+    // The automation first, then the delivery: the order in which deleting an automation cascades, so the
+    // two cannot deadlock. NO KEY UPDATE does not block the fan-out's inserts (their FK check takes KEY SHARE).
+    const automation = rowsOf<{ enabled: boolean; failing_long: boolean }>(
+      await tx.execute(sql`
+        SELECT enabled,
+          coalesce(failing_since <= ${now} - make_interval(days => ${FAILING_DAYS}), false) AS failing_long
+        FROM automations WHERE tenant_id = ${tenantId} AND id = ${automationId}
+        FOR NO KEY UPDATE`),
+    )[0];
+    const unapplied: RecordResult = { facts, decision, applied: false, disabledReason: null };
+    // Deleted meanwhile: its deliveries and their log went with it.
+    if (automation === undefined) return unapplied;
+
+    await tx.execute(sql`
+      INSERT INTO delivery_attempts
+        (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome, status_code, response_excerpt, error)
+      SELECT tenant_id, id, ${attempt}::int, ${options.startedAt.toISOString()}::timestamptz,
+        ${Math.max(0, Math.round(facts.durationMs))}::int, ${facts.outcome}::text, ${facts.statusCode}::int,
+        ${facts.responseExcerpt}::text, ${facts.error}::text
+      FROM webhook_deliveries WHERE tenant_id = ${tenantId} AND id = ${id}
+      ON CONFLICT DO NOTHING`);
+
+    const next =
+      decision.status === "pending"
+        ? sql`next_attempt_at = ${now} + make_interval(secs => ${decision.delaySeconds}), completed_at = NULL`
+        : sql`completed_at = ${now}`;
+    const updated = rowsOf<{ id: string }>(
+      await tx.execute(sql`
+        UPDATE webhook_deliveries SET
+          status = ${decision.status}, lease_until = NULL,
+          last_status_code = ${facts.statusCode}::int, last_error = ${lastError(facts)}::text, ${next}
+        WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'delivering' AND attempts = ${attempt}
+        RETURNING id`),
+    );
+    if (updated.length === 0) return unapplied;
+
+    if (decision.status === "succeeded") {
+      await tx.execute(sql`
+        UPDATE automations SET failing_since = NULL
+        WHERE tenant_id = ${tenantId} AND id = ${automationId} AND failing_since IS NOT NULL`);
+      return { facts, decision, applied: true, disabledReason: null };
+    }
+    const reason =
+      decision.status === "failed" && decision.why === "gone"
+        ? GONE_REASON
+        : automation.failing_long
+          ? FAILING_REASON
+          : null;
+    if (reason !== null && automation.enabled) {
+      await tx.execute(sql`
+        UPDATE automations SET enabled = false, disabled_reason = ${reason},
+          failing_since = coalesce(failing_since, ${now}), updated_at = ${now}
+        WHERE tenant_id = ${tenantId} AND id = ${automationId}`);
+      return { facts, decision, applied: true, disabledReason: reason };
+    }
+    await tx.execute(sql`
+      UPDATE automations SET failing_since = ${now}
+      WHERE tenant_id = ${tenantId} AND id = ${automationId} AND failing_since IS NULL`);
+    return { facts, decision, applied: true, disabledReason: null };
+  });
+}
+
+/** How long a delivery waits when it could not be sent for a reason of ours (see `releaseClaim`). */
+export const RELEASE_DELAY_SECONDS = 60;
+
+/**
+ * Puts a claimed delivery back unsent, as if it had not been claimed (`attempts` restored), due again after
+ * `delaySeconds`: for failures on our side, such as a signing secret the keyring cannot open, which an operator
+ * fixes (restore the key) without the tenant losing the event or seeing a failed attempt that never happened.
+ * Fenced like `recordAttempt`. Returns whether the claim was still ours.
+ */
+export async function releaseClaim(
+  db: Db,
+  delivery: ClaimedDelivery,
+  options: { reason: string; delaySeconds?: number; now?: Date },
+): Promise<boolean> {
+  const now = clock(options.now);
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      UPDATE webhook_deliveries SET status = 'pending', attempts = attempts - 1, lease_until = NULL,
+        next_attempt_at = ${now} + make_interval(secs => ${options.delaySeconds ?? RELEASE_DELAY_SECONDS}),
+        last_error = ${options.reason}
+      WHERE tenant_id = ${delivery.tenantId} AND id = ${delivery.id}
+        AND status = 'delivering' AND attempts = ${delivery.attempt}
+      RETURNING id`),
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,40 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { platformEvents } from "../../db/schema/index.js";
+import { type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
+import { emitEvent } from "./emit.js";
+import { purgeExpired } from "./retention.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe("the retention purge", () => {
+  it("deletes events older than 30 days and keeps the rest", async () => {
+    const t = await makeTenant(h);
+    const data = { userId: t.adminUserId, role: "teacher", status: "active" };
+    const old = await emitEvent(h.database.db, {
+      tenantId: t.id,
+      type: "user_created",
+      data,
+      actor: { type: "system" },
+    });
+    const fresh = await emitEvent(h.database.db, {
+      tenantId: t.id,
+      type: "user_created",
+      data,
+      actor: { type: "system" },
+    });
+    await h.database.db
+      .update(platformEvents)
+      .set({ occurredAt: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.id, old.id)));
+    const purged = await purgeExpired(h.database.db);
+    expect(purged.events).toBeGreaterThanOrEqual(1);
+    const left = await h.database.db.select().from(platformEvents).where(eq(platformEvents.tenantId, t.id));
+    expect(left.map((e) => e.id)).toContain(fresh.id);
+    expect(left.map((e) => e.id)).not.toContain(old.id);
+  });
+});
