@@ -176,6 +176,7 @@ const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
   "GET /api/institution/automations/:id/deliveries": { makeObject: automation, snapshot: automationRow },
+  "POST /api/institution/automations/:id/test": { body: {}, makeObject: automation, snapshot: automationRow },
   "GET /api/institution/webhooks/event-types": { single: true },
   "GET /api/institution/webhooks": {},
   "POST /api/institution/webhooks": {

@@ -57,7 +57,7 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
     if (condition !== null && !evaluateCondition(condition, { event: event.data, user: event.subject }))
       continue;
     const action = automation.action as SendWebhookAction;
-    const rendered = render(
+    const rendered = renderRequest(
       action,
       { ...context, automation: { id: automation.id, name: automation.name } },
       event,
@@ -79,7 +79,12 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
   return rows.length;
 }
 
-function render(action: SendWebhookAction, context: TemplateContext, event: FanOutEvent) {
+/** The request an automation sends for an event: header values and body rendered, or why they cannot be. */
+export function renderRequest(
+  action: SendWebhookAction,
+  context: TemplateContext,
+  event: Pick<FanOutEvent, "type" | "occurredAt" | "data">,
+): { headers: Record<string, string>; body: string; error?: string } {
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(action.headers ?? {})) {
     const value = renderHeaderTemplate(template, context);

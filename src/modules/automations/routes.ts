@@ -27,6 +27,7 @@ import {
   UpdateAutomationBody,
 } from "./schemas.js";
 import * as service from "./service.js";
+import { TestRunBody, TestRunResult, testAutomation } from "./test-run.js";
 
 const tags = ["automations"];
 const admin = ["institution_admin"] as const;
@@ -48,6 +49,9 @@ export const INBOUND_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Manual redeliveries per tenant per hour: without a quota, Aula is a reflector aimed at third-party URLs. */
 export const REDELIVERIES_PER_HOUR = 100;
+
+/** Test sends per tenant per hour, for the same reason. */
+export const TEST_SENDS_PER_HOUR = 30;
 
 /** Secrets and tokens are shown to an administrator's session only (SECURITY.md API5). */
 const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
@@ -208,6 +212,34 @@ export function automationRoutes(app: App, ctx: AppContext): void {
       return {
         inboundUrl: await service.rotateInboundToken(deps(), tenantOf(request).id, id, baseOf(request)),
       };
+    },
+  );
+
+  app.post(
+    "/api/institution/automations/:id/test",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Try an automation on an event",
+        description:
+          "Evaluates the condition and renders the request for the given event (or a sample of the trigger's), " +
+          "writing nothing. With `send: true` it also sends it once, signed, through the same checks as real " +
+          `deliveries: at most ${TEST_SENDS_PER_HOUR} sends per institution per hour.`,
+        params: IdParams,
+        body: TestRunBody,
+        response: { 200: TestRunResult },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request).id;
+      const id = requireUuid(request.params.id);
+      if (request.body.send === true) {
+        await service.getAutomation(db, tenantId, id);
+        const quota = await ctx.limiters.consume("automation-test", tenantId, TEST_SENDS_PER_HOUR, 3600);
+        if (!quota.allowed) throw rateLimited(secondsUntil(quota.msBeforeNext));
+      }
+      return testAutomation(deps(), tenantId, id, request.body);
     },
   );
 

@@ -111,3 +111,68 @@ export interface EventSubject {
   email: string;
   role: string;
 }
+
+const SAMPLE_ID = "00000000-0000-4000-8000-000000000000";
+const SAMPLE_TIME = "2026-01-15T12:00:00.000Z";
+
+/** A plausible payload per event, for an automation's test run when no event is given. */
+export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
+  lesson_completed: {
+    courseId: SAMPLE_ID,
+    lessonId: SAMPLE_ID,
+    moduleId: SAMPLE_ID,
+    enrollmentId: SAMPLE_ID,
+    completedAt: SAMPLE_TIME,
+    timeSpentSeconds: 600,
+    scorePercent: null,
+    progressPercent: 40,
+    courseCompleted: false,
+  },
+  quiz_submitted: {
+    courseId: SAMPLE_ID,
+    quizId: SAMPLE_ID,
+    attemptId: SAMPLE_ID,
+    attemptNumber: 1,
+    score: 8,
+    maxScore: 10,
+    percent: 80,
+    passed: true,
+    submittedAt: SAMPLE_TIME,
+  },
+  enrollment_created: {
+    enrollmentId: SAMPLE_ID,
+    courseId: SAMPLE_ID,
+    role: "student",
+    status: "active",
+    source: "api",
+    classGroupId: null,
+  },
+  enrollment_completed: {
+    enrollmentId: SAMPLE_ID,
+    courseId: SAMPLE_ID,
+    completedAt: SAMPLE_TIME,
+    progressPercent: 100,
+    finalScore: 92,
+  },
+  grade_posted: {
+    courseId: SAMPLE_ID,
+    gradeItemId: SAMPLE_ID,
+    gradeItemTitle: "Final exam",
+    score: 45,
+    maxScore: 50,
+    percent: 90,
+    passed: true,
+    postedAt: SAMPLE_TIME,
+  },
+  user_created: { userId: SAMPLE_ID, role: "student", status: "active" },
+  user_inactive: { userId: SAMPLE_ID, lastActivityAt: SAMPLE_TIME, inactiveDays: 30, thresholdDays: 30 },
+  class_member_added: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID },
+  webhook: { example: true },
+};
+
+export const SAMPLE_SUBJECT: EventSubject = {
+  id: SAMPLE_ID,
+  name: "Maria Exemplo",
+  email: "maria@example.com",
+  role: "student",
+};

@@ -17,7 +17,9 @@ export const USER_AGENT = "Aula-Webhooks/1";
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /** The same context the automation service seals with: a secret copied to another row does not open there. */
-export const secretContext = (automationId: string) => `automation:${automationId}`;
+import { secretContext } from "../service.js";
+
+export { secretContext };
 
 export type SignedHeaders = { ok: true; headers: Record<string, string> } | { ok: false; message: string };
 
