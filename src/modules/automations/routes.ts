@@ -6,6 +6,7 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import { adminSessionAccess, readAccess, signingSecretRoutes, writeAccess } from "./access.js";
 import {
   DeliveryPage,
   DeliveryParams,
@@ -23,26 +24,16 @@ import {
   CreatedAutomation,
   InboundUrlResponse,
   ListAutomationsQuery,
-  SigningSecretResponse,
   UpdateAutomationBody,
 } from "./schemas.js";
 import * as service from "./service.js";
 import { TestRunBody, TestRunResult, testAutomation } from "./test-run.js";
 
 const tags = ["automations"];
-const admin = ["institution_admin"] as const;
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:read",
-  roles: admin,
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:write",
-  roles: admin,
-} as const;
+const read = readAccess;
+const write = writeAccess;
+const adminSession = adminSessionAccess;
+
 /** Inbound webhooks: what one URL may receive, and the largest body it takes (413 beyond). */
 export const INBOUND_PER_MINUTE = 120;
 export const INBOUND_BODY_LIMIT_BYTES = 256 * 1024;
@@ -52,9 +43,6 @@ export const REDELIVERIES_PER_HOUR = 100;
 
 /** Test sends per tenant per hour, for the same reason. */
 export const TEST_SENDS_PER_HOUR = 30;
-
-/** Secrets and tokens are shown to an administrator's session only (SECURITY.md API5). */
-const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
 
 export function automationRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -156,43 +144,7 @@ export function automationRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
-    "/api/institution/automations/:id/signing-secret",
-    {
-      config: { access: adminSession },
-      schema: {
-        tags,
-        summary: "Read the signing secret",
-        params: IdParams,
-        response: { 200: SigningSecretResponse },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      const id = requireUuid(request.params.id);
-      return { signingSecret: await service.readSigningSecret(deps(), tenantOf(request).id, id) };
-    },
-  );
-
-  app.post(
-    "/api/institution/automations/:id/rotate-secret",
-    {
-      config: { access: adminSession },
-      schema: {
-        tags,
-        summary: "Rotate the signing secret",
-        description:
-          "Deliveries sent from now on are signed with the new secret, retries of older ones included.",
-        params: IdParams,
-        response: { 200: SigningSecretResponse },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      const id = requireUuid(request.params.id);
-      return { signingSecret: await service.rotateSigningSecret(deps(), tenantOf(request).id, id) };
-    },
-  );
+  signingSecretRoutes(app, ctx, "/api/institution/automations", "automation", tags);
 
   app.post(
     "/api/institution/automations/:id/rotate-token",

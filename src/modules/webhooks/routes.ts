@@ -3,9 +3,9 @@ import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { readAccess, signingSecretRoutes, writeAccess } from "../automations/access.js";
 import { DeliveryPage, ListDeliveriesQuery, listDeliveries } from "../automations/deliveries.js";
-import { SigningSecretResponse } from "../automations/schemas.js";
-import { type AutomationDeps, readSigningSecret, rotateSigningSecret } from "../automations/service.js";
+import type { AutomationDeps } from "../automations/service.js";
 import {
   CreatedEndpoint,
   CreateEndpointBody,
@@ -18,20 +18,8 @@ import {
 import * as service from "./service.js";
 
 const tags = ["webhooks"];
-const admin = ["institution_admin"] as const;
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:read",
-  roles: admin,
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:write",
-  roles: admin,
-} as const;
-const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
+const read = readAccess;
+const write = writeAccess;
 const BASE = "/api/institution/webhooks";
 
 export function webhookRoutes(app: App, ctx: AppContext): void {
@@ -131,41 +119,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
-    `${BASE}/:id/signing-secret`,
-    {
-      config: { access: adminSession },
-      schema: {
-        tags,
-        summary: "Read the signing secret",
-        params: IdParams,
-        response: { 200: SigningSecretResponse },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      const id = requireUuid(request.params.id);
-      return { signingSecret: await readSigningSecret(deps(), tenantOf(request).id, id, "endpoint") };
-    },
-  );
-
-  app.post(
-    `${BASE}/:id/rotate-secret`,
-    {
-      config: { access: adminSession },
-      schema: {
-        tags,
-        summary: "Rotate the signing secret",
-        params: IdParams,
-        response: { 200: SigningSecretResponse },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      const id = requireUuid(request.params.id);
-      return { signingSecret: await rotateSigningSecret(deps(), tenantOf(request).id, id, "endpoint") };
-    },
-  );
+  signingSecretRoutes(app, ctx, BASE, "endpoint", tags);
 
   app.get(
     `${BASE}/:id/deliveries`,
