@@ -41,3 +41,68 @@ export type ParentMessage =
   | { type: "paymentEvents"; requestId: number; eventIds: string[] };
 
 export const SERVER_CONFIG_ENV = "BENCH_SERVER_CONFIG";
+
+// ---------------------------------------------------------------------------------------------- delivery worker
+
+/**
+ * Scenarios (g0), (g) and (h): bench/delivery-worker.ts, a child process like bench/server.ts, runs the webhook
+ * delivery loop (and, for the baseline, raw undici POSTs) so that the sender has a core of its own; the
+ * receiver and the event emitter are in the parent (bench/deliveries.ts).
+ */
+export const DELIVERY_WORKER_CONFIG_ENV = "BENCH_DELIVERY_WORKER_CONFIG";
+
+/** Passed to the child as JSON in the BENCH_DELIVERY_WORKER_CONFIG environment variable. */
+export interface DeliveryWorkerConfig {
+  /** The worker's configuration environment, as `npm run worker` would read it (loadConfig). */
+  env: Record<string, string>;
+  /** startDeliveryLoop's options. */
+  loop: { pollMs: number; batchSize: number; concurrency: number };
+}
+
+/** (g0): POSTs of one body to one URL through an undici Pool, `concurrency` in flight, for `seconds`. */
+export interface RawPostsRequest {
+  url: string;
+  seconds: number;
+  concurrency: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface LatencySummary {
+  p50: number;
+  p99: number;
+  average: number;
+  max: number;
+}
+
+export interface RawPostsResult {
+  /** Requests answered (any status). */
+  requests: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  /** Per request, from `request()` to the end of the response body, in ms. */
+  latencyMs: LatencySummary;
+}
+
+export type WorkerParentMessage =
+  | { type: "rawPosts"; requestId: number; request: RawPostsRequest }
+  /** Starts the delivery loop (answered once it runs); stopLoop waits for its sends in flight. */
+  | { type: "startLoop"; requestId: number }
+  | { type: "stopLoop"; requestId: number }
+  | { type: "exit" };
+
+export type WorkerChildMessage =
+  | { type: "ready" }
+  | { type: "done"; requestId: number; result?: RawPostsResult }
+  | { type: "error"; requestId?: number; message: string };
+
+/** Percentiles (nearest rank), mean and maximum of `samples`, in their unit, to two decimals. */
+export function summarise(samples: readonly number[]): LatencySummary {
+  if (samples.length === 0) return { p50: 0, p99: 0, average: 0, max: 0 };
+  const sorted = [...samples].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  const r = (v: number) => Math.round(v * 100) / 100;
+  const sum = sorted.reduce((s, v) => s + v, 0);
+  return { p50: r(at(0.5)), p99: r(at(0.99)), average: r(sum / sorted.length), max: r(at(1)) };
+}

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: throughput and latency of the courses list against its own baselines, side by side, and of
- * the Stripe webhook endpoint.
+ * `npm run bench`: throughput and latency of the courses list against its own baselines, side by side, of
+ * the Stripe webhook endpoint, and of outbound webhook deliveries.
  *
  *   (a) bare Fastify JSON route                         — the ceiling of the HTTP stack on this machine;
  *   (b) the courses page query, prepared, no auth       — what the database part of the route costs;
@@ -10,21 +10,31 @@
  *   (e) POST /api/webhooks/stripe, distinct signed events (invoice.payment_succeeded round-robin over the
  *       subscribed tenants, 200 by default), each applied with its payment-log row — events/s, and how many were `applied` and
  *       how many `stale` (two events of one tenant committing out of order under concurrency);
- *   (f) POST /api/webhooks/stripe, copies of one already-applied event, each answered `duplicate` — and f/e.
+ *   (f) POST /api/webhooks/stripe, copies of one already-applied event, each answered `duplicate` — and f/e;
+ *   (g0) raw undici POSTs (a keep-alive Pool, at the delivery loop's concurrency) of a delivery's body and
+ *       headers to a local receiver (node:http on 127.0.0.2, answering 204) — requests/s;
+ *   (g) outbound webhook deliveries: BENCH_DELIVERIES deliveries written by the fan-out (emitEvent), then
+ *       drained by startDeliveryLoop with production's options to the same receiver — deliveries/s, and g/g0;
+ *   (h) end to end: events emitted one per transaction at 50/s while the loop runs — commit → receipt, p50/p99
+ *       (and how much of it is the wait in the outbox, i.e. the loop's poll interval).
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
- * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts).
- * The server runs in a child process (bench/server.ts), autocannon here, so each has a core.
+ * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
+ * (g0), (g), (h) on PostgreSQL only, after (e) and (f) (bench/deliveries.ts).
+ * The server runs in a child process (bench/server.ts), autocannon here, so each has a core; likewise the
+ * delivery worker (bench/delivery-worker.ts), with the receiver and the emitting here.
  * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), a
  * table of (e) and (f) with their checks (every `applied`/`stale` answer has its payment_events row, duplicates
- * add none), and writes bench/results/latest.json plus a dated copy.
+ * add none), a table of (g0), (g), (h) with theirs (every delivery succeeded after one attempt and was received
+ * exactly once, sampled signatures verify), and writes bench/results/latest.json plus a dated copy.
  *
  * Environment: BENCH_DATABASE_URL (an existing database to use instead of creating aula_bench on
  * 127.0.0.1:5432), BENCH_DURATION / BENCH_WARMUP (seconds, default 10 / 2), BENCH_CONNECTIONS (50),
  * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_WEBHOOK_TENANTS (200; 0
- * skips (e) and (f)), BENCH_CPU_PROF (a directory: the server child runs with --cpu-prof and writes one profile
- * per server start there). Runs with any of these changed write bench/results/latest.tmp.json instead, so quick
- * runs never replace the committed results.
+ * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g); 0 skips (g0), (g) and (h)), BENCH_CPU_PROF (a directory:
+ * the server child and the delivery worker run with --cpu-prof and write one profile per start there). Runs with
+ * any of these changed write bench/results/latest.tmp.json instead, so quick runs never replace the committed
+ * results.
  *
  * The machine is shared by the server, PostgreSQL and autocannon, so anything else running skews the figures:
  * each measurement records the CPU that other processes used meanwhile ("other cpu", in cores, from /proc).
@@ -39,6 +49,15 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { loadPlanConfig } from "../src/config/plans.js";
 import { type Database, openDatabase } from "../src/db/client.js";
+import {
+  type DeliveryCheck,
+  type DeliveryMeasurement,
+  type DeliveryScenario,
+  FANOUT,
+  LATENCY_RATE,
+  LOOP,
+  measureDeliveries,
+} from "./deliveries.js";
 import type { BenchDb, ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
@@ -96,6 +115,7 @@ const settings = {
     .sort((x, y) => x - y),
   pgliteRows: envInt("BENCH_PGLITE_ROWS", 100_000),
   webhookTenants: envInt("BENCH_WEBHOOK_TENANTS", 200),
+  deliveries: envInt("BENCH_DELIVERIES", 10_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
 };
 const customised = [
@@ -105,6 +125,7 @@ const customised = [
   "BENCH_SIZES",
   "BENCH_PGLITE_ROWS",
   "BENCH_WEBHOOK_TENANTS",
+  "BENCH_DELIVERIES",
   "BENCH_CPU_PROF",
 ].some((name) => process.env[name] !== undefined && process.env[name] !== "");
 
@@ -120,12 +141,15 @@ const SCENARIO_NAMES: Record<Variant, string> = {
 };
 
 interface Measurement {
-  scenario: Variant;
+  scenario: Variant | DeliveryScenario;
   name: string;
   db: "postgres" | "pglite" | "none";
-  /** Courses of the measured tenant; for (e) and (f), the number of subscribed tenants. */
+  /**
+   * Courses of the measured tenant; for (e) and (f), the number of subscribed tenants; for (g0) requests, (g)
+   * deliveries, (h) events.
+   */
   rows: number;
-  /** Requests per second; for (e) and (f), events per second. */
+  /** Requests per second; for (e) and (f), events per second; (g) deliveries/s; (h) events emitted per second. */
   reqPerSec: number;
   latencyMs: { p50: number; p99: number; average: number; max: number };
   requests: { total: number; non2xx: number; errors: number; timeouts: number };
@@ -135,6 +159,8 @@ interface Measurement {
   stealCores: number | null;
   /** (e) and (f): what the responses said and what the payment log gained. */
   webhook?: WebhookCheck;
+  /** (g0), (g), (h): what the receiver and the delivery log say (bench/deliveries.ts). */
+  delivery?: DeliveryCheck;
 }
 
 interface WebhookCheck {
@@ -362,16 +388,20 @@ interface RunningServer {
 
 let serverStarts = 0;
 
-function startServer(config: ServerConfig, tag: string): Promise<RunningServer> {
+/** Node options of a child (server or delivery worker): a CPU profile per start with BENCH_CPU_PROF. */
+function cpuProfArgs(tag: string): string[] {
   serverStarts++;
-  const execArgv =
-    settings.cpuProfDir === undefined
-      ? []
-      : [
-          "--cpu-prof",
-          `--cpu-prof-dir=${resolve(settings.cpuProfDir)}`,
-          `--cpu-prof-name=${String(serverStarts).padStart(2, "0")}-${tag}.cpuprofile`,
-        ];
+  return settings.cpuProfDir === undefined
+    ? []
+    : [
+        "--cpu-prof",
+        `--cpu-prof-dir=${resolve(settings.cpuProfDir)}`,
+        `--cpu-prof-name=${String(serverStarts).padStart(2, "0")}-${tag}.cpuprofile`,
+      ];
+}
+
+function startServer(config: ServerConfig, tag: string): Promise<RunningServer> {
+  const execArgv = cpuProfArgs(tag);
   const child: ChildProcess = fork(SERVER_JS, [], {
     env: { ...process.env, [SERVER_CONFIG_ENV]: JSON.stringify(config) },
     execArgv,
@@ -887,6 +917,49 @@ function webhookTable(measurements: Measurement[]): string {
   return renderTable(header, body);
 }
 
+/** (g0), (g), (h): rate, latencies, and whether their checks held. */
+function deliveryTable(measurements: Measurement[]): string {
+  const header = ["scenario", "n", "db", "per s", "p50 ms", "p99 ms", "max ms", "checks", "other cpu"];
+  const body = measurements.map((m) => [
+    m.name,
+    String(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.latencyMs.max),
+    (m.delivery?.problems.length ?? 0) === 0 ? "ok" : "FAILED",
+    otherCpu(m),
+  ]);
+  return renderTable(header, body);
+}
+
+/** One line per delivery measurement: what the receiver and the delivery log say. */
+function deliveryChecks(measurements: Measurement[]): string[] {
+  return measurements.map((m) => {
+    const d = m.delivery;
+    if (d === undefined) return "";
+    const ms = (l: { p50: number; p99: number } | undefined) =>
+      `p50 ${l?.p50 ?? "?"} / p99 ${l?.p99 ?? "?"} ms`;
+    const verdict = d.problems.length === 0 ? "ok" : `FAILED: ${d.problems.join("; ")}`;
+    let what: string;
+    if (m.scenario === "g0") {
+      what = `the receiver took ${d.received} requests, the sender completed ${d.expected} in ${d.seconds} s`;
+    } else {
+      what =
+        `${d.expected} deliveries, ${d.statuses.succeeded ?? 0} succeeded after one attempt, received ` +
+        `${d.received} (duplicates ${d.duplicates}, missing ${d.missing}), signatures verified ` +
+        `${d.signaturesVerified}/${d.signaturesVerified + d.signatureFailures} sampled`;
+      if (m.scenario === "h") {
+        what +=
+          `; commit → attempt start ${ms(d.queueWaitMs)} (the loop polls every ${d.loop?.pollMs} ms when idle), ` +
+          `attempt start → receipt ${ms(d.sendToReceiptMs)}`;
+      }
+    }
+    return `  ${String(m.scenario).padEnd(2)} ${what} — ${verdict}`;
+  });
+}
+
 /** One line per webhook measurement: what the payment log gained against what the responses said. */
 function webhookChecks(measurements: Measurement[]): string[] {
   return measurements.map((m) => {
@@ -940,6 +1013,9 @@ function ratios(measurements: Measurement[]): Ratio[] {
     ratio(`f/e ${db} (duplicates/distinct)`, hook("f", db), hook("e", db), null);
   }
   ratio("e pglite/e postgres", hook("e", "pglite"), hook("e", "postgres"), null);
+  const delivery = (scenario: DeliveryScenario) =>
+    measurements.find((m) => m.scenario === scenario)?.reqPerSec;
+  ratio("g/g0 (deliveries/raw POSTs)", delivery("g"), delivery("g0"), null);
   return out;
 }
 
@@ -1007,6 +1083,21 @@ async function main(): Promise<void> {
           ...(await measureWebhooks(db, "postgres", seeded.tenant.id, subscribers, billing, firstCreated)),
         );
       }
+      // (g0), (g), (h): outbound webhook deliveries, a tenant of their own on the same database.
+      if (settings.deliveries > 0) {
+        const delivered: DeliveryMeasurement[] = await measureDeliveries(database, pgDb.url, {
+          deliveries: settings.deliveries,
+          warmupSeconds: settings.warmupSeconds,
+          durationSeconds: settings.durationSeconds,
+          log,
+          cpuMeter: (pid) => {
+            const before = cpuSnapshot(pid);
+            return () => cpuBetween(before, cpuSnapshot(pid));
+          },
+          execArgv: cpuProfArgs("postgres-deliveries"),
+        });
+        measurements.push(...delivered);
+      }
     } finally {
       await database.close();
     }
@@ -1070,11 +1161,26 @@ async function main(): Promise<void> {
   // Report.
   const computed = ratios(measurements);
   const hooks = measurements.filter((m) => m.webhook !== undefined);
-  const out: string[] = ["", table(measurements.filter((m) => m.webhook === undefined))];
+  const deliveries = measurements.filter((m) => m.delivery !== undefined);
+  const out: string[] = [
+    "",
+    table(measurements.filter((m) => m.webhook === undefined && m.delivery === undefined)),
+  ];
   if (hooks.length > 0) {
     out.push("", webhookTable(hooks), "", "webhook checks (measured runs):", ...webhookChecks(hooks));
   }
-  out.push("", "ratios (req/s; events/s for e and f):");
+  if (deliveries.length > 0) {
+    out.push(
+      "",
+      deliveryTable(deliveries),
+      "  per s: requests/s (g0), deliveries/s (g), events emitted/s (h); p50/p99/max: the POST round trip as",
+      "  undici saw it (g0), the attempts' duration_ms in the delivery log (g), event commit → receipt (h)",
+      "",
+      "delivery checks:",
+      ...deliveryChecks(deliveries),
+    );
+  }
+  out.push("", "ratios (req/s; events/s for e and f; deliveries/s over requests/s for g/g0):");
   for (const r of computed) {
     const verdict =
       r.pass === null ? "" : r.pass ? `  PASS (target ≥ ${r.target})` : `  MISS (target ≥ ${r.target})`;
@@ -1093,9 +1199,14 @@ async function main(): Promise<void> {
         "(column 'other cpu'); rerun on an idle machine for figures to compare.",
     );
   }
-  const failed = hooks.filter((m) => (m.webhook?.problems.length ?? 0) > 0);
+  const failed = measurements.filter(
+    (m) => (m.webhook?.problems.length ?? 0) > 0 || (m.delivery?.problems.length ?? 0) > 0,
+  );
   if (failed.length > 0) {
-    out.push("", `error: the checks of ${failed.length} webhook measurement(s) failed (see above)`);
+    out.push(
+      "",
+      `error: the checks of ${failed.length} webhook or delivery measurement(s) failed (see above)`,
+    );
     process.exitCode = 1;
   }
   const elapsed = (Date.now() - started) / 1000;
@@ -1144,6 +1255,22 @@ async function main(): Promise<void> {
         "webhook.addedUnanswered, the requests in flight when autocannon closed its connections (≤ connections), " +
         "which the server completed. Every applied/stale answer is checked to have its row; webhook.problems " +
         "lists failed checks.",
+      "(g0), (g), (h), PostgreSQL only (bench/deliveries.ts): the receiver is a bare node:http server on " +
+        "127.0.0.2 (OUTBOUND_ALLOW_CIDRS=127.0.0.2/32) in the parent, answering 204; the sender is a child " +
+        "process (bench/delivery-worker.ts) that opens the context as `npm run worker` does and runs " +
+        `startDeliveryLoop with its defaults (pollMs ${LOOP.pollMs}, batchSize ${LOOP.batchSize}, concurrency ` +
+        `${LOOP.concurrency}; logger at level warn, so no per-attempt info line). (g0) posts a delivery-sized ` +
+        "body with delivery-shaped headers (signed once) through an undici Pool of `concurrency` keep-alive " +
+        "connections for BENCH_DURATION: requests/s, latency = request round trip. (g) writes BENCH_DELIVERIES " +
+        `deliveries through the fan-out (emitEvent of lesson_completed events matching ${FANOUT} automations of ` +
+        "one tenant) with the loop stopped, ANALYZEs the outbox tables (as autovacuum would; unanalyzed, the " +
+        "claim's plan reads every delivery of the batch's automations), then starts the loop: reqPerSec = deliveries / (loop start → last " +
+        "receipt); latency = the attempts' duration_ms. A warm-up of a tenth of N runs first (with BENCH_WARMUP " +
+        `> 0). (h) emits ${LATENCY_RATE} quiz_submitted events/s, one transaction each, for BENCH_DURATION with ` +
+        "the loop running; latency = commit (acknowledged) → receipt; delivery.queueWaitMs is commit → " +
+        "delivery_attempts.started_at and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
+        "after one attempt and was received exactly once by webhook-id, nothing else was received, every 50th " +
+        "request's signature verifies (standardwebhooks Webhook.verify); delivery.problems lists failures.",
     ],
     seedSeconds,
     measurements,
