@@ -44,6 +44,7 @@ export async function startHarness(
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
     SESSION_SECRET: randomBytes(32).toString("hex"),
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
