@@ -101,10 +101,15 @@ async function authenticate(
   return { kind: "session", tenantId: tenant.id, userId: claims.sub, role, email: user.email };
 }
 
+/** The credential of `Authorization: Bearer <token>`; RFC 9110 §11.1 makes the scheme name case-insensitive. */
+function bearerToken(authorization: string): string | undefined {
+  return /^Bearer +(\S+)$/i.exec(authorization)?.[1];
+}
+
 /** Compares digests, so neither the secret's length nor its prefix leaks through timing. */
 function holdsCronSecret(secret: string | undefined, authorization: string | undefined): boolean {
   if (secret === undefined || authorization === undefined) return false;
-  const presented = /^Bearer +(\S+)$/i.exec(authorization)?.[1];
+  const presented = bearerToken(authorization);
   if (presented === undefined) return false;
   return timingSafeEqual(sha256(presented), sha256(secret));
 }
@@ -122,9 +127,7 @@ async function authenticateKey(
   tenant: Tenant,
   authorization: string,
 ) {
-  // RFC 9110 §11.1: the scheme name is case-insensitive.
-  const match = /^Bearer +(\S+)$/i.exec(authorization);
-  const secret = match?.[1];
+  const secret = bearerToken(authorization);
   if (secret === undefined || !API_KEY_PATTERN.test(secret)) throw await refuse(ctx, request);
   const key = await ctx.apiKeys.find(tenant.id, secret, () => guardFloods(ctx, request));
   if (key === null) throw await refuse(ctx, request);
