@@ -12,6 +12,7 @@ import { registerErrorHandling, renderError } from "./platform/errors/handler.js
 import { AccessLog } from "./platform/http/access-log.js";
 import type { App } from "./platform/http/types.js";
 import { validatorCompiler } from "./platform/http/validation.js";
+import { registerIdempotency } from "./platform/idempotency/idempotency.js";
 import { registerOpenApi } from "./platform/openapi/openapi.js";
 
 export interface BuildOptions {
@@ -81,6 +82,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerErrorHandling(app);
   registerCors(app);
   registerAuthPipeline(app, ctx);
+  registerIdempotency(app, ctx);
   await registerOpenApi(app);
 
   // Unknown paths under /api/institution on an unknown host say so, like known paths do.

@@ -29,6 +29,9 @@ export const enUS = {
   "conflict.already_subscribed":
     "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
   "conflict.not_inbound": "Only an automation triggered by an inbound webhook has a token.",
+  "conflict.idempotency_mismatch": "This Idempotency-Key was already used with a different request.",
+  "conflict.idempotency_in_progress":
+    "A request with this Idempotency-Key is still in progress. Retry shortly.",
   "conflict.no_billing_customer": "This institution has no billing account yet. Start a checkout first.",
   payment_provider_error: "The payment provider could not be reached. Please try again later.",
   billing_not_configured: "Billing is not available for this plan and currency right now.",

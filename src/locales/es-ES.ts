@@ -29,6 +29,9 @@ export const esES: Catalogue = {
   "conflict.already_subscribed":
     "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
   "conflict.not_inbound": "Solo una automatización activada por un webhook entrante tiene token.",
+  "conflict.idempotency_mismatch": "Esta Idempotency-Key ya se usó con otra solicitud.",
+  "conflict.idempotency_in_progress":
+    "Una solicitud con esta Idempotency-Key aún está en curso. Inténtelo de nuevo en breve.",
   "conflict.no_billing_customer":
     "Esta institución aún no tiene cuenta de facturación. Inicie primero un pago.",
   payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",

@@ -28,6 +28,9 @@ export const frFR: Catalogue = {
   "conflict.already_subscribed":
     "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
   "conflict.not_inbound": "Seule une automatisation déclenchée par un webhook entrant a un jeton.",
+  "conflict.idempotency_mismatch": "Cette Idempotency-Key a déjà servi pour une autre requête.",
+  "conflict.idempotency_in_progress":
+    "Une requête avec cette Idempotency-Key est encore en cours. Réessayez dans un instant.",
   "conflict.no_billing_customer":
     "Cet établissement n'a pas encore de compte de facturation. Lancez d'abord un paiement.",
   payment_provider_error: "Le prestataire de paiement est injoignable. Veuillez réessayer plus tard.",

@@ -28,6 +28,9 @@ export const ptBR: Catalogue = {
   "conflict.already_subscribed":
     "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
   "conflict.not_inbound": "Só uma automação acionada por webhook de entrada tem token.",
+  "conflict.idempotency_mismatch": "Esta Idempotency-Key já foi usada com outra requisição.",
+  "conflict.idempotency_in_progress":
+    "Uma requisição com esta Idempotency-Key ainda está em andamento. Tente novamente em instantes.",
   "conflict.no_billing_customer":
     "Esta instituição ainda não tem conta de cobrança. Inicie um checkout primeiro.",
   payment_provider_error: "Não foi possível contatar o provedor de pagamentos. Tente novamente mais tarde.",

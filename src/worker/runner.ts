@@ -4,6 +4,7 @@ import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import type { AppContext } from "../platform/context.js";
+import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
 
 export interface Worker {
   stop(): Promise<void>;
@@ -34,6 +35,11 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "events-retention",
     everyMs: DAY_MS,
     run: (ctx) => purgeExpired(ctx.database.db),
+  },
+  {
+    name: "idempotency-keys-retention",
+    everyMs: HOUR_MS,
+    run: async (ctx) => ({ purged: await purgeIdempotencyKeys(ctx.database.db) }),
   },
 ];
 

@@ -16,5 +16,7 @@ declare module "fastify" {
   interface FastifyRequest {
     tenant: Tenant | null;
     principal: Principal | null;
+    /** The `Idempotency-Key` this request holds, until its response is stored. */
+    idempotencyKey: { tenantId: string; key: string } | null;
   }
 }

@@ -54,7 +54,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           "The public REST API of Aula. Each institution is served on its own host. Errors use one envelope " +
           "(`error`, `message`, `details`, `retryAfter`); lists use `page`/`perPage` and answer " +
-          "`{data, pagination}`.",
+          "`{data, pagination}`. Every authenticated POST accepts `Idempotency-Key` (per institution, 24 hours): " +
+          "the same request replays the first response with `Idempotent-Replayed: true`; another request with " +
+          "the same key is 409.",
       },
       components: {
         securitySchemes: {
