@@ -216,37 +216,16 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   return result;
 }
 
-function getJson(
+/** One request to the local server; the body is parsed as JSON when it is JSON. */
+function requestJson(
   port: number,
   path: string,
   headers: Record<string, string>,
+  body?: string,
 ): Promise<{ status: number; body: unknown }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        try {
-          resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
-        } catch {
-          resolvePromise({ status: res.statusCode ?? 0, body: text });
-        }
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-function postJson(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolvePromise, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "POST", headers }, (res) => {
+    const method = body === undefined ? "GET" : "POST";
+    const req = request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
@@ -278,7 +257,7 @@ function isCoursePage(body: unknown): body is CoursePageBody {
 async function checkEndpoints(targets: Target[], rows: number): Promise<void> {
   const firstIds = new Map<Variant, string>();
   for (const target of targets) {
-    const res = await getJson(target.port, target.path, target.headers);
+    const res = await requestJson(target.port, target.path, target.headers);
     if (res.status !== 200) {
       throw new Error(`${SCENARIO_NAMES[target.variant]}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     }
@@ -673,7 +652,7 @@ async function deliverOnce(
   outcome: "applied" | "duplicate",
 ): Promise<void> {
   const before = await server.paymentEvents([event.id]);
-  const res = await postJson(port, WEBHOOK_ROUTE, event.headers, event.body);
+  const res = await requestJson(port, WEBHOOK_ROUTE, event.headers, event.body);
   const after = await server.paymentEvents([event.id]);
   const got = (res.body as { outcome?: unknown } | null)?.outcome;
   const added = after.total - before.total;

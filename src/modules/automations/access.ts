@@ -4,7 +4,7 @@ import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import type { Kind } from "./repo.js";
 import { SigningSecretResponse } from "./schemas.js";
-import { readSigningSecret, rotateSigningSecret } from "./service.js";
+import { automationDeps, readSigningSecret, rotateSigningSecret } from "./service.js";
 
 /** Who may call automation and webhook-endpoint routes: keys by scope, sessions of administrators only. */
 const admin = ["institution_admin"] as const;
@@ -31,7 +31,7 @@ export function signingSecretRoutes(
   kind: Kind,
   tags: string[],
 ): void {
-  const deps = () => ({ db: ctx.database.db, config: ctx.config, resolve: ctx.resolve });
+  const deps = () => automationDeps(ctx);
   app.get(
     `${base}/:id/signing-secret`,
     {

@@ -6,7 +6,12 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
-import { adminSessionAccess, readAccess, signingSecretRoutes, writeAccess } from "./access.js";
+import {
+  adminSessionAccess as adminSession,
+  readAccess as read,
+  signingSecretRoutes,
+  writeAccess as write,
+} from "./access.js";
 import {
   DeliveryPage,
   DeliveryParams,
@@ -30,9 +35,6 @@ import * as service from "./service.js";
 import { TestRunBody, TestRunResult, testAutomation } from "./test-run.js";
 
 const tags = ["automations"];
-const read = readAccess;
-const write = writeAccess;
-const adminSession = adminSessionAccess;
 
 /** Inbound webhooks: what one URL may receive, and the largest body it takes (413 beyond). */
 export const INBOUND_PER_MINUTE = 120;
@@ -46,8 +48,7 @@ export const TEST_SENDS_PER_HOUR = 30;
 
 export function automationRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
-  // ctx.resolve is read at call time, so a test can swap in a DNS stub.
-  const deps = (): service.AutomationDeps => ({ db, config: ctx.config, resolve: ctx.resolve });
+  const deps = () => service.automationDeps(ctx);
   // The inbound URL is on the host the caller used, which the pipeline resolved to this tenant.
   const baseOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Config } from "../../config/index.js";
 import type { Db, Executor } from "../../db/client.js";
+import type { AppContext } from "../../platform/context.js";
 import { createKeyring, type Keyring, openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import type { Resolver } from "../../platform/outbound/resolver.js";
@@ -20,6 +21,11 @@ export interface AutomationDeps {
   db: Db;
   config: Config;
   resolve: Resolver;
+}
+
+/** Read at call time, so a test can swap `ctx.resolve` for a DNS stub after the routes are registered. */
+export function automationDeps(ctx: AppContext): AutomationDeps {
+  return { db: ctx.database.db, config: ctx.config, resolve: ctx.resolve };
 }
 
 const INBOUND_TRIGGER = "webhook";

@@ -3,9 +3,9 @@ import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { readAccess, signingSecretRoutes, writeAccess } from "../automations/access.js";
+import { readAccess as read, signingSecretRoutes, writeAccess as write } from "../automations/access.js";
 import { DeliveryPage, ListDeliveriesQuery, listDeliveries } from "../automations/deliveries.js";
-import type { AutomationDeps } from "../automations/service.js";
+import { automationDeps } from "../automations/service.js";
 import {
   CreatedEndpoint,
   CreateEndpointBody,
@@ -18,13 +18,11 @@ import {
 import * as service from "./service.js";
 
 const tags = ["webhooks"];
-const read = readAccess;
-const write = writeAccess;
 const BASE = "/api/institution/webhooks";
 
 export function webhookRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
-  const deps = (): AutomationDeps => ({ db, config: ctx.config, resolve: ctx.resolve });
+  const deps = () => automationDeps(ctx);
 
   app.get(
     `${BASE}/event-types`,
