@@ -33,20 +33,16 @@ import {
   startHarness,
   type TestTenant,
 } from "../src/test-support/harness.js";
+import { fixtures as assessment } from "./matrix/assessment.js";
+import { fixtures as courseContent } from "./matrix/course-content.js";
+import { fixtures as enrollments } from "./matrix/enrollments.js";
+import type { Fixture, Fixtures } from "./matrix/fixture.js";
+import { fixtures as institution } from "./matrix/institution.js";
+import { fixtures as people } from "./matrix/people.js";
+import { fixtures as tags } from "./matrix/tags.js";
 
 type Authenticated = Extract<RouteAccess, { kind: "authenticated" }>;
 type Declared = { method: string; url: string; access: Authenticated; openWhileInactive: boolean };
-
-/** For each route with a body or an :id: a valid body, and how to make an object of the given tenant. */
-interface Fixture {
-  body?: Record<string, unknown>;
-  /** The object's id, or its path parameters by name (`{id, deliveryId}`) for nested routes. */
-  makeObject?: (h: Harness, tenant: TestTenant) => Promise<string | Record<string, string>>;
-  /** A GET without :id that answers one record rather than a list (its own tests cover tenant isolation). */
-  single?: true;
-  /** The object's stored row, to prove a refused request changed nothing. */
-  snapshot?: (h: Harness, tenant: TestTenant, id: string | Record<string, string>) => Promise<unknown>;
-}
 
 const course = async (h: Harness, t: TestTenant) =>
   (await createCourse(h.database.db, t.id, { title: "Fixture" })).id;
@@ -129,7 +125,7 @@ const deliveryRow = async (h: Harness, t: TestTenant, params: string | Record<st
     .then((rows) => ({ rows, deliveryId }));
 };
 
-const FIXTURES: Record<string, Fixture> = {
+const CORE: Fixtures = {
   "GET /api/institution/courses": {},
   "POST /api/institution/courses": { body: { title: "Matrix" } },
   "GET /api/institution/courses/:id": { makeObject: course, snapshot: courseRow },
@@ -202,6 +198,10 @@ const FIXTURES: Record<string, Fixture> = {
   },
 };
 
+/** Every group's fixtures; a key defined twice is a mistake the first test reports. */
+const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people];
+const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
+
 let h: Harness;
 let a: TestTenant;
 let b: TestTenant;
@@ -258,6 +258,8 @@ function call(
 describe("the route table", () => {
   it("declares access for every /api route, a scope for every route that takes keys, and has a fixture for each", () => {
     expect(routes.length).toBeGreaterThan(0);
+    const keys = GROUPS.flatMap((g) => Object.keys(g));
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
     for (const r of routes) {
       expect(FIXTURES[`${r.method} ${r.url}`], `no fixture for ${r.method} ${r.url}`).toBeDefined();
       if (r.access.auth.includes("key")) expect(r.access.scope, `${r.method} ${r.url}`).toBeDefined();

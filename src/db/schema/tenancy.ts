@@ -7,6 +7,9 @@ export const tenants = pgTable("tenants", {
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   plan: text("plan").notNull().default("free"),
+  defaultLocale: text("default_locale").notNull().default("pt-BR"),
+  timezone: text("timezone").notNull().default("America/Sao_Paulo"),
+  contactEmail: text("contact_email"),
   createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
   updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
 });
@@ -19,6 +22,9 @@ export const tenantDomains = pgTable(
     host: text("host").notNull(),
     verificationToken: text("verification_token").notNull(),
     verifiedAt: isoTimestamp("verified_at"),
+    /** The last DNS check: when it ran and, if it failed, why (`failed` status until a check passes). */
+    lastCheckedAt: isoTimestamp("last_checked_at"),
+    lastCheckError: text("last_check_error"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.host] }), uniqueIndex("tenant_domains_host_key").on(t.host)],

@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { tenants } from "./tenancy.js";
 
@@ -53,10 +62,21 @@ export const classGroups = pgTable(
     tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
     id: uuid("id").notNull().defaultRandom(),
     name: text("name").notNull(),
+    code: text("code"),
+    description: text("description"),
+    status: text("status").notNull().default("active"),
+    capacity: integer("capacity"),
+    courseIds: uuid("course_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    startsAt: isoTimestamp("starts_at"),
+    endsAt: isoTimestamp("ends_at"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex("class_groups_tenant_code_key").on(t.tenantId, t.code),
+    index("class_groups_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+  ],
 );
 
 export const classGroupMembers = pgTable(
@@ -65,10 +85,12 @@ export const classGroupMembers = pgTable(
     tenantId: tenantIdColumn(),
     classGroupId: uuid("class_group_id").notNull(),
     userId: uuid("user_id").notNull(),
+    role: text("role").notNull().default("student"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.classGroupId, t.userId] }),
+    index("class_group_members_class_created_idx").on(t.tenantId, t.classGroupId, t.createdAt, t.userId),
     index("class_group_members_user_idx").on(t.tenantId, t.userId),
     foreignKey({
       columns: [t.tenantId, t.classGroupId],

@@ -59,9 +59,51 @@ export interface EventPayloads {
     inactiveDays: number;
     thresholdDays: number;
   };
-  class_member_added: { classGroupId: string; userId: string };
+  class_member_added: { classGroupId: string; userId: string; role: string };
+  class_member_removed: { classGroupId: string; userId: string };
+  course_created: CourseLifecycle;
+  course_published: CourseLifecycle;
+  course_archived: CourseLifecycle;
+  course_deleted: CourseLifecycle;
+  module_completed: {
+    courseId: string;
+    moduleId: string;
+    enrollmentId: string | null;
+    completedAt: string;
+    progressPercent: number | null;
+  };
+  lesson_completion_reset: {
+    courseId: string;
+    lessonId: string;
+    moduleId: string;
+    enrollmentId: string | null;
+    progressPercent: number | null;
+  };
+  quiz_graded: EventPayloads["quiz_submitted"] & { previousScore: number | null };
+  enrollment_dropped: { enrollmentId: string; courseId: string; mode: "drop" | "delete" };
+  user_updated: { userId: string; changedFields: string[] };
+  invite_sent: InviteLifecycle;
+  invite_accepted: InviteLifecycle & { userId: string };
+  invite_revoked: InviteLifecycle;
+  user_tag_added: { userId: string; tagId: string; tagName: string };
+  user_tag_removed: { userId: string; tagId: string; tagName: string };
   /** The JSON object posted to an inbound webhook URL, as sent. */
   webhook: Record<string, unknown>;
+}
+
+interface CourseLifecycle {
+  courseId: string;
+  title: string;
+  status: string;
+}
+
+interface InviteLifecycle {
+  inviteId: string;
+  email: string;
+  role: string;
+  courseIds: string[];
+  classGroupIds: string[];
+  expiresAt: string;
 }
 
 export type EventType = keyof EventPayloads;
@@ -85,6 +127,30 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       description: "A user had no activity for the number of days an automation's condition asks for.",
     },
     class_member_added: { schemaVersion: 1, description: "A user joined a class group." },
+    class_member_removed: { schemaVersion: 1, description: "A user left a class group." },
+    course_created: { schemaVersion: 1, description: "A course was created." },
+    course_published: { schemaVersion: 1, description: "A course was published." },
+    course_archived: { schemaVersion: 1, description: "A course was archived." },
+    course_deleted: { schemaVersion: 1, description: "A course was deleted." },
+    module_completed: {
+      schemaVersion: 1,
+      description: "A user completed the required lessons of a module.",
+    },
+    lesson_completion_reset: {
+      schemaVersion: 1,
+      description: "A user's completion of a lesson was removed.",
+    },
+    quiz_graded: {
+      schemaVersion: 1,
+      description: "A quiz attempt's manual grading finished or its score changed.",
+    },
+    enrollment_dropped: { schemaVersion: 1, description: "An enrollment was dropped or deleted." },
+    user_updated: { schemaVersion: 1, description: "A user's profile, role or status changed." },
+    invite_sent: { schemaVersion: 1, description: "An invitation was created or sent again." },
+    invite_accepted: { schemaVersion: 1, description: "An invitation was accepted." },
+    invite_revoked: { schemaVersion: 1, description: "An invitation was revoked." },
+    user_tag_added: { schemaVersion: 1, description: "A tag was attached to a user." },
+    user_tag_removed: { schemaVersion: 1, description: "A tag was removed from a user." },
     webhook: {
       schemaVersion: 1,
       description: "A JSON object arrived at an automation's inbound webhook URL.",
@@ -114,6 +180,15 @@ export interface EventSubject {
 
 const SAMPLE_ID = "00000000-0000-4000-8000-000000000000";
 const SAMPLE_TIME = "2026-01-15T12:00:00.000Z";
+
+const SAMPLE_INVITE: InviteLifecycle = {
+  inviteId: SAMPLE_ID,
+  email: "maria@example.com",
+  role: "student",
+  courseIds: [SAMPLE_ID],
+  classGroupIds: [],
+  expiresAt: SAMPLE_TIME,
+};
 
 /** A plausible payload per event, for an automation's test run when no event is given. */
 export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
@@ -166,7 +241,45 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   },
   user_created: { userId: SAMPLE_ID, role: "student", status: "active" },
   user_inactive: { userId: SAMPLE_ID, lastActivityAt: SAMPLE_TIME, inactiveDays: 30, thresholdDays: 30 },
-  class_member_added: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID },
+  class_member_added: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID, role: "student" },
+  class_member_removed: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID },
+  course_created: { courseId: SAMPLE_ID, title: "Álgebra Linear", status: "draft" },
+  course_published: { courseId: SAMPLE_ID, title: "Álgebra Linear", status: "published" },
+  course_archived: { courseId: SAMPLE_ID, title: "Álgebra Linear", status: "archived" },
+  course_deleted: { courseId: SAMPLE_ID, title: "Álgebra Linear", status: "published" },
+  module_completed: {
+    courseId: SAMPLE_ID,
+    moduleId: SAMPLE_ID,
+    enrollmentId: SAMPLE_ID,
+    completedAt: SAMPLE_TIME,
+    progressPercent: 50,
+  },
+  lesson_completion_reset: {
+    courseId: SAMPLE_ID,
+    lessonId: SAMPLE_ID,
+    moduleId: SAMPLE_ID,
+    enrollmentId: SAMPLE_ID,
+    progressPercent: 30,
+  },
+  quiz_graded: {
+    courseId: SAMPLE_ID,
+    quizId: SAMPLE_ID,
+    attemptId: SAMPLE_ID,
+    attemptNumber: 1,
+    score: 9,
+    maxScore: 10,
+    percent: 90,
+    passed: true,
+    submittedAt: SAMPLE_TIME,
+    previousScore: 8,
+  },
+  enrollment_dropped: { enrollmentId: SAMPLE_ID, courseId: SAMPLE_ID, mode: "drop" },
+  user_updated: { userId: SAMPLE_ID, changedFields: ["name"] },
+  invite_sent: SAMPLE_INVITE,
+  invite_accepted: { ...SAMPLE_INVITE, userId: SAMPLE_ID },
+  invite_revoked: SAMPLE_INVITE,
+  user_tag_added: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
+  user_tag_removed: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   webhook: { example: true },
 };
 

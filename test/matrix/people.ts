@@ -1,0 +1,3 @@
+import type { Fixtures } from "./fixture.js";
+
+export const fixtures: Fixtures = {};
