@@ -1,17 +1,16 @@
 import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
-import type { Principal, Role } from "../../platform/auth/types.js";
+import type { Role } from "../../platform/auth/types.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import type { EventActor } from "../events/catalogue.js";
+import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
 import { reserveStudentSeats } from "./student-limit.js";
 
-/** Who is acting: a request's principal, or the operator's CLI. */
-export type Actor = Principal | { kind: "system" };
+export type { Actor };
 
 /** Keys may create students and teachers; only an administrator's session may create or promote administrators. */
 function assertMayAssignRole(actor: Actor, role: Role): void {
@@ -97,17 +96,11 @@ export async function createUser(
       tenantId,
       type: "user_created",
       data: { userId: user.id, role: user.role, status: user.status },
-      actor: eventActor(actor),
-      subject: { id: user.id, name: user.name, email: user.email, role: user.role },
+      actor: eventActorOf(actor),
+      subject: subjectOf(user),
     });
     return user;
   });
-}
-
-function eventActor(actor: Actor): EventActor {
-  if (actor.kind === "session") return { type: "user", id: actor.userId };
-  if (actor.kind === "key") return { type: "api_key", id: actor.keyId };
-  return { type: "system" };
 }
 
 export async function updateUser(
