@@ -4,9 +4,18 @@ import { apiKeyRoutes } from "./api-keys/routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
+import { classRoutes } from "./classes/routes.js";
+import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
+import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
+import { institutionRoutes } from "./institution/routes.js";
+import { inviteRoutes } from "./invites/routes.js";
+import { lessonRoutes } from "./lessons/routes.js";
+import { questionBankRoutes } from "./question-banks/routes.js";
+import { quizRoutes } from "./quizzes/routes.js";
+import { tagRoutes } from "./tags/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
@@ -16,9 +25,18 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   authRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   courseRoutes(app, ctx);
+  courseModuleRoutes(app, ctx);
+  lessonRoutes(app, ctx);
+  enrollmentRoutes(app, ctx);
   userRoutes(app, ctx);
+  classRoutes(app, ctx);
+  inviteRoutes(app, ctx);
   await billingRoutes(app, ctx);
   automationRoutes(app, ctx);
   eventRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  institutionRoutes(app, ctx);
+  tagRoutes(app, ctx);
+  questionBankRoutes(app, ctx);
+  quizRoutes(app, ctx);
 }

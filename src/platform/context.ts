@@ -2,7 +2,7 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Broadcast } from "./cache/broadcast.js";
-import { type Resolver, systemResolver } from "./outbound/resolver.js";
+import { type Resolver, systemResolver, systemTxtResolver, type TxtResolver } from "./outbound/resolver.js";
 import { LimiterFactory } from "./rate-limit/limiter.js";
 import { TenantResolver } from "./tenancy/resolver.js";
 
@@ -16,6 +16,8 @@ export interface AppContext {
   broadcast: Broadcast;
   /** DNS for tenant-chosen URLs (SSRF checks); tests swap in a stub. */
   resolve: Resolver;
+  /** TXT records (custom-domain verification); tests swap in a stub. */
+  resolveTxt: TxtResolver;
 }
 
 export function createContext(config: Config, database: Database): AppContext {
@@ -28,6 +30,7 @@ export function createContext(config: Config, database: Database): AppContext {
     limiters: new LimiterFactory(config.redisUrl),
     broadcast,
     resolve: systemResolver,
+    resolveTxt: systemTxtResolver,
   };
 }
 

@@ -27,7 +27,10 @@ export const CreateApiKeyBody = Type.Object(
     rateTier: StringEnum(RATE_TIER_NAMES),
     customLimits: Type.Optional(CustomLimits),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: "ERP sync", scopes: ["users:write", "enrollments:write"], rateTier: "standard" }],
+  },
 );
 export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 
@@ -41,18 +44,31 @@ const common = {
   createdAt: IsoDateTime,
 };
 
+const keyExample = {
+  id: "3f8a2b1c-6d4e-4a7f-9b0c-2d1e3f4a5b6c",
+  name: "ERP sync",
+  scopes: ["users:write", "enrollments:write"],
+  rateTier: "standard",
+  customLimits: null,
+  prefix: "mia_4e1a9c7b",
+  createdAt: "2026-11-23T12:00:00.000Z",
+};
+
 export const CreatedApiKey = Type.Object(
   {
     ...common,
     secret: Type.String({ pattern: "^mia_[0-9a-f]{40}$", description: "Shown in this response only." }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ ...keyExample, secret: "mia_4e1a9c7b2d5f8e0a3b6c9d2e5f8a1b4c7d0e3f6a" }],
+  },
 );
 export type CreatedApiKeyRecord = Static<typeof CreatedApiKey>;
 
 export const ApiKey = Type.Object(
   { ...common, lastUsedAt: Type.Union([IsoDateTime, Type.Null()]) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ ...keyExample, lastUsedAt: "2026-11-24T08:15:42.000Z" }] },
 );
 export type ApiKeyRecord = Static<typeof ApiKey>;
 

@@ -16,9 +16,30 @@ const LoginBody = Type.Object(
     email: Type.String({ minLength: 1, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ email: "ana.souza@colegioaurora.com.br", password: "correct-horse-battery-staple" }],
+  },
 );
-const SessionUser = Type.Object({ user: User }, { additionalProperties: false });
+const SessionUser = Type.Object(
+  { user: User },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        user: {
+          id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+          name: "Ana Souza",
+          email: "ana.souza@colegioaurora.com.br",
+          role: "institution_admin",
+          classGroupIds: [],
+          status: "active",
+          createdAt: "2026-11-23T12:00:00.000Z",
+        },
+      },
+    ],
+  },
+);
 
 export function authRoutes(app: App, ctx: AppContext): void {
   const { config, limiters } = ctx;

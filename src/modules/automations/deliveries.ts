@@ -11,6 +11,20 @@ import { PageOf, PageQuery, pageEnvelope, pageWindow } from "../../platform/pagi
 const nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
+const deliveryExample = {
+  id: "2a6b8c0d-1e3f-4a5b-9c7d-8e9f0a1b2c3d",
+  automationId: "5c1d7e2f-8a3b-4c6d-9e0f-1a2b3c4d5e6f",
+  eventId: "c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f",
+  eventType: "enrollment_completed",
+  status: "succeeded",
+  attempts: 2,
+  nextAttemptAt: null,
+  lastStatusCode: 200,
+  lastError: null,
+  createdAt: "2026-11-23T12:00:00.000Z",
+  completedAt: "2026-11-23T12:00:31.000Z",
+};
+
 export const Delivery = Type.Object(
   {
     id: Uuid,
@@ -25,7 +39,7 @@ export const Delivery = Type.Object(
     createdAt: IsoDateTime,
     completedAt: nullable(IsoDateTime),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [deliveryExample] },
 );
 
 export const DeliveryAttempt = Type.Object(
@@ -43,7 +57,34 @@ export const DeliveryAttempt = Type.Object(
 
 export const DeliveryWithAttempts = Type.Object(
   { ...Delivery.properties, attemptLog: Type.Array(DeliveryAttempt) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ...deliveryExample,
+        attemptLog: [
+          {
+            attempt: 1,
+            startedAt: "2026-11-23T12:00:01.000Z",
+            durationMs: 10_000,
+            outcome: "timeout",
+            statusCode: null,
+            responseExcerpt: null,
+            error: "no complete response within 10000 ms",
+          },
+          {
+            attempt: 2,
+            startedAt: "2026-11-23T12:00:30.000Z",
+            durationMs: 412,
+            outcome: "succeeded",
+            statusCode: 200,
+            responseExcerpt: '{"ok":true}',
+            error: null,
+          },
+        ],
+      },
+    ],
+  },
 );
 
 export const DeliveryParams = Type.Object({

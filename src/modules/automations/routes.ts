@@ -27,9 +27,12 @@ import {
   AutomationPage,
   CreateAutomationBody,
   CreatedAutomation,
+  InboundAccepted,
+  InboundBody,
   InboundUrlResponse,
   ListAutomationsQuery,
   UpdateAutomationBody,
+  UpdatedAutomation,
 } from "./schemas.js";
 import * as service from "./service.js";
 import { TestRunBody, TestRunResult, testAutomation } from "./test-run.js";
@@ -115,12 +118,7 @@ export function automationRoutes(app: App, ctx: AppContext): void {
           "`enabled: true` clears a `disabledReason`.",
         params: IdParams,
         body: UpdateAutomationBody,
-        response: {
-          200: Type.Object(
-            { ...Automation.properties, inboundUrl: Type.Optional(Type.String()) },
-            { additionalProperties: false },
-          ),
-        },
+        response: { 200: UpdatedAutomation },
       },
     },
     (request) =>
@@ -281,13 +279,8 @@ export function automationRoutes(app: App, ctx: AppContext): void {
           "idempotency-key": Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
           "webhook-id": Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
         }),
-        body: Type.Object({}, { additionalProperties: true, description: "Any JSON object." }),
-        response: {
-          202: Type.Object(
-            { accepted: Type.Literal(true), eventId: Type.String({ format: "uuid" }) },
-            { additionalProperties: false },
-          ),
-        },
+        body: InboundBody,
+        response: { 202: InboundAccepted },
       },
     },
     async (request, reply) => {

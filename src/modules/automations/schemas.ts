@@ -53,6 +53,32 @@ export const SendWebhookActionSchema = Type.Object(
 );
 export type SendWebhookAction = Static<typeof SendWebhookActionSchema>;
 
+/** The documented example: tell the school's CRM when a student completes a course with a good final score. */
+const actionExample = {
+  type: "send_webhook",
+  url: "https://crm.colegioaurora.com.br/hooks/aula",
+  headers: { "X-Origem": "aula" },
+  body: '{"aluno": "{{user.name}}", "email": "{{user.email}}", "curso": "{{event.courseId}}", "nota": {{event.finalScore}}}',
+};
+const automationInputExample = {
+  name: "Avisar o CRM sobre conclusões",
+  enabled: true,
+  trigger: { event: "enrollment_completed" },
+  condition: { all: [{ field: "event.finalScore", op: "gte", value: 70 }] },
+  action: actionExample,
+};
+const automationExample = {
+  id: "5c1d7e2f-8a3b-4c6d-9e0f-1a2b3c4d5e6f",
+  ...automationInputExample,
+  disabledReason: null,
+  createdAt: "2026-11-23T12:00:00.000Z",
+  updatedAt: "2026-11-23T12:00:00.000Z",
+};
+const signingSecretExample = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const inboundUrlExample =
+  "https://colegioaurora.aula.app/api/automations/webhook/" +
+  "3b9f1c2d4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c";
+
 const Trigger = Type.Object(
   {
     event: StringEnum([...EVENT_TYPES], {
@@ -70,7 +96,7 @@ export const CreateAutomationBody = Type.Object(
     condition: Type.Optional(Type.Union([ConditionSchema, Type.Null()])),
     action: SendWebhookActionSchema,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [automationInputExample] },
 );
 export type CreateAutomationInput = Static<typeof CreateAutomationBody>;
 
@@ -82,7 +108,11 @@ export const UpdateAutomationBody = Type.Object(
     condition: Type.Optional(Type.Union([ConditionSchema, Type.Null()])),
     action: Type.Optional(SendWebhookActionSchema),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ condition: { all: [{ field: "event.finalScore", op: "gte", value: 80 }] }, enabled: true }],
+  },
 );
 export type UpdateAutomationInput = Static<typeof UpdateAutomationBody>;
 
@@ -100,7 +130,7 @@ export const Automation = Type.Object(
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [automationExample] },
 );
 export type AutomationRecord = Static<typeof Automation>;
 
@@ -119,14 +149,49 @@ export const CreatedAutomation = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ ...automationExample, signingSecret: signingSecretExample }] },
+);
+
+/** The answer to an update: the automation, and `inboundUrl` once when the trigger became `webhook`. */
+export const UpdatedAutomation = Type.Object(
+  { ...Automation.properties, inboundUrl: Type.Optional(Type.String()) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ...automationExample,
+        condition: { all: [{ field: "event.finalScore", op: "gte", value: 80 }] },
+        updatedAt: "2026-11-24T09:30:00.000Z",
+      },
+    ],
+  },
 );
 
 export const SigningSecretResponse = Type.Object(
   { signingSecret: SigningSecret },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ signingSecret: signingSecretExample }] },
 );
-export const InboundUrlResponse = Type.Object({ inboundUrl: Type.String() }, { additionalProperties: false });
+export const InboundUrlResponse = Type.Object(
+  { inboundUrl: Type.String() },
+  { additionalProperties: false, examples: [{ inboundUrl: inboundUrlExample }] },
+);
+
+/** What an inbound webhook URL takes: any JSON object, which the automation sees as `event.*`. */
+export const InboundBody = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "Any JSON object.",
+    examples: [{ pedido: "PED-2026-0042", email: "joao.pereira@colegioaurora.com.br", valor: 497.9 }],
+  },
+);
+export const InboundAccepted = Type.Object(
+  { accepted: Type.Literal(true), eventId: Type.String({ format: "uuid" }) },
+  {
+    additionalProperties: false,
+    examples: [{ accepted: true, eventId: "c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f" }],
+  },
+);
 
 export const ListAutomationsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export const AutomationPage = PageOf(Automation);

@@ -28,7 +28,27 @@ export const TestRunBody = Type.Object(
       Type.Boolean({ default: false, description: "Also send it, signed, to the automation's URL." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        event: {
+          enrollmentId: "8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d",
+          courseId: "1d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+          completedAt: "2026-11-23T12:00:00.000Z",
+          progressPercent: 100,
+          finalScore: 87.5,
+        },
+        user: {
+          id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+          name: "João Pereira",
+          email: "joao.pereira@colegioaurora.com.br",
+          role: "student",
+        },
+        send: true,
+      },
+    ],
+  },
 );
 
 export const TestRunResult = Type.Object(
@@ -58,7 +78,22 @@ export const TestRunResult = Type.Object(
       Type.Object({ kind: Type.String(), message: Type.String() }, { additionalProperties: false }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        conditionMatched: true,
+        request: {
+          url: "https://crm.colegioaurora.com.br/hooks/aula",
+          headers: { "X-Origem": "aula" },
+          body:
+            '{"aluno": "João Pereira", "email": "joao.pereira@colegioaurora.com.br", ' +
+            '"curso": "1d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a", "nota": 87.5}',
+        },
+        response: { status: 200, durationMs: 238, body: '{"ok":true}', truncated: false },
+      },
+    ],
+  },
 );
 
 type Result = Static<typeof TestRunResult>;

@@ -13,6 +13,7 @@ import {
   GraceExpiry,
   PaymentEventPage,
   PaymentEventQuery,
+  PortalUrl,
   RedirectUrl,
   SubscriptionStatus,
   WebhookAck,
@@ -73,7 +74,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
         description:
           "A temporary URL of Stripe's self-service portal: change plan, update the card, see invoices, cancel. " +
           "409 `conflict` when the institution has no Stripe customer yet (no checkout was ever started).",
-        response: { 200: RedirectUrl },
+        response: { 200: PortalUrl },
       },
     },
     (request) => createPortal(checkoutDeps, tenantOf(request), originOf(request)),

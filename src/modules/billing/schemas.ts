@@ -17,13 +17,18 @@ export const SUBSCRIPTION_STATUSES = [
 
 export const CheckoutBody = Type.Object(
   { plan: StringEnum(PAID_PLANS, { description: "The paid plan to buy." }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ plan: "growth" }] },
 );
 
-export const RedirectUrl = Type.Object(
-  { url: Type.String({ format: "uri", description: "Send the browser here (a Stripe-hosted page)." }) },
-  { additionalProperties: false },
-);
+const redirectUrl = (example: string) =>
+  Type.Object(
+    { url: Type.String({ format: "uri", description: "Send the browser here (a Stripe-hosted page)." }) },
+    { additionalProperties: false, examples: [{ url: example }] },
+  );
+/** A Stripe Checkout Session's page. */
+export const RedirectUrl = redirectUrl("https://checkout.stripe.com/c/pay/cs_live_a1B2c3D4e5F6g7H8i9J0kLmN");
+/** A Stripe customer portal session's page. */
+export const PortalUrl = redirectUrl("https://billing.stripe.com/p/session/live_YWNjdF8xUXhZejJBYkNkRWZHaEk");
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -45,7 +50,21 @@ export const SubscriptionStatus = Type.Object(
       description: "While `past_due`: when access is suspended unless a payment succeeds first.",
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        plan: "growth",
+        status: "active",
+        subscribedPlan: "growth",
+        currency: "brl",
+        currentPeriodStart: "2026-11-01T00:00:00.000Z",
+        currentPeriodEnd: "2026-12-01T00:00:00.000Z",
+        cancelAtPeriodEnd: false,
+        graceDeadline: null,
+      },
+    ],
+  },
 );
 
 export const PaymentEvent = Type.Object(
@@ -65,7 +84,38 @@ export const PaymentEvent = Type.Object(
       { additionalProperties: true, description: "The event, personal data redacted." },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+        provider: "stripe",
+        eventId: "evt_1QxYz2AbCdEfGhIjKlMnOpQr",
+        type: "invoice.paid",
+        outcome: "applied",
+        reason: null,
+        eventCreatedAt: "2026-11-23T11:59:58.000Z",
+        receivedAt: "2026-11-23T12:00:00.000Z",
+        payload: {
+          id: "evt_1QxYz2AbCdEfGhIjKlMnOpQr",
+          type: "invoice.paid",
+          created: 1795435198,
+          data: {
+            object: {
+              id: "in_1QxYz1AbCdEfGhIjStUvWxYz",
+              object: "invoice",
+              customer: "cus_R4nD0mCu5t0m3r",
+              customer_email: "[redacted]",
+              subscription: "sub_1QxYz0AbCdEfGhIj",
+              status: "paid",
+              amount_paid: 29900,
+              currency: "brl",
+            },
+          },
+        },
+      },
+    ],
+  },
 );
 
 export const PaymentEventQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
@@ -76,12 +126,12 @@ export const WebhookAck = Type.Object(
     received: Type.Literal(true),
     outcome: StringEnum(["applied", "stale", "ignored", "duplicate", "unhandled"]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ received: true, outcome: "applied" }] },
 );
 
 export const GraceExpiry = Type.Object(
   {
     expired: Type.Integer({ minimum: 0, description: "Subscriptions moved from `past_due` to `suspended`." }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ expired: 1 }] },
 );

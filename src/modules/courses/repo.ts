@@ -1,10 +1,17 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
-import { courses } from "../../db/schema/index.js";
+import { qualified } from "../../db/qualified.js";
+import { courses, enrollments, tagAssignments } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import type { CourseRecord, CourseStatus, CreateCourseInput, UpdateCourseInput } from "./schemas.js";
+import type {
+  CourseRecord,
+  CourseSort,
+  CourseStatus,
+  CreateCourseInput,
+  UpdateCourseInput,
+} from "./schemas.js";
 
 const columns = {
   id: courses.id,
@@ -17,16 +24,32 @@ const columns = {
 
 const searchable = sql`aula_fold(${courses.title} || ' ' || coalesce(${courses.description}, ''))`;
 
+/** Every order ends on the id, so equal values page stably. Titles sort ignoring case and accents. */
+const ORDER: Record<CourseSort, SQL[]> = {
+  createdAt: [asc(courses.createdAt), asc(courses.id)],
+  "-createdAt": [desc(courses.createdAt), desc(courses.id)],
+  updatedAt: [asc(courses.updatedAt), asc(courses.id)],
+  "-updatedAt": [desc(courses.updatedAt), desc(courses.id)],
+  title: [sql`aula_fold(${courses.title})`, asc(courses.title), asc(courses.id)],
+  "-title": [sql`aula_fold(${courses.title}) DESC`, desc(courses.title), desc(courses.id)],
+};
+
 export interface CourseFilter {
   search?: string;
   status?: CourseStatus;
+  tag?: string;
 }
 
-function where(tenantId: Bindable, filter: { status?: Bindable; pattern?: Bindable }): SQL {
+function where(tenantId: Bindable, filter: { status?: Bindable; pattern?: Bindable; tag?: Bindable }): SQL {
   return and(
     eq(courses.tenantId, tenantId),
     filter.status === undefined ? undefined : eq(courses.status, filter.status),
     filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
+    // Through the assignments' primary key (tenant, tag, resource type, resource id): one probe per course.
+    filter.tag === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${tagAssignments} ta WHERE ta.tenant_id = ${qualified(courses.tenantId)}
+          AND ta.tag_id = ${filter.tag}::uuid AND ta.resource_type = 'course' AND ta.resource_id = ${qualified(courses.id)})`,
   ) as SQL;
 }
 
@@ -34,6 +57,7 @@ function bindings(filter: CourseFilter) {
   return {
     status: filter.status,
     pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+    tag: filter.tag,
   };
 }
 
@@ -41,14 +65,17 @@ export async function listCourses(
   db: Executor,
   tenantId: string,
   filter: CourseFilter,
+  sort: CourseSort,
   window: PageWindow,
 ): Promise<CourseRecord[]> {
-  const rows = await runPageQuery(db, "courses", tenantId, bindings(filter), window, (p, name) =>
+  // The default order keeps the statement name it always had; every other order gets its own statement.
+  const list = sort === "-createdAt" ? "courses" : `courses_${sort.replace("-", "desc_")}`;
+  const rows = await runPageQuery(db, list, tenantId, bindings(filter), window, (p, name) =>
     db
       .select(columns)
       .from(courses)
       .where(where(p.tenantId, p))
-      .orderBy(desc(courses.createdAt), desc(courses.id))
+      .orderBy(...ORDER[sort])
       .limit(p.limit)
       .offset(p.offset)
       .prepare(name),
@@ -58,10 +85,11 @@ export async function listCourses(
 
 /**
  * Exact totals without counting the tenant's rows: unfiltered and status-filtered lists read the counters the
- * triggers keep; a text search counts only its own matches, through the trigram index.
+ * triggers keep; a text search counts only its own matches, through the trigram index, and a tag filter the
+ * courses carrying the tag.
  */
 export async function countCourses(db: Executor, tenantId: string, filter: CourseFilter): Promise<number> {
-  if (filter.search === undefined) {
+  if (filter.search === undefined && filter.tag === undefined) {
     return readCounter(
       db,
       tenantId,
@@ -85,6 +113,41 @@ export async function findCourse(
     .from(courses)
     .where(and(eq(courses.tenantId, tenantId), eq(courses.id, id)));
   return rows[0] as CourseRecord | undefined;
+}
+
+/** The course, locked against concurrent changes of it and of its modules and lessons until the transaction ends. */
+export async function lockCourse(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  strength: "no key update" | "share",
+): Promise<CourseRecord | undefined> {
+  const rows = await db
+    .select(columns)
+    .from(courses)
+    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, id)))
+    .for(strength);
+  return rows[0] as CourseRecord | undefined;
+}
+
+/** Whether anyone is still enrolled: every status but `dropped` counts. */
+export async function hasCurrentEnrollments(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(enrollments)
+    .where(
+      and(
+        eq(enrollments.tenantId, tenantId),
+        eq(enrollments.courseId, courseId),
+        ne(enrollments.status, "dropped"),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function insertCourse(

@@ -1,9 +1,18 @@
 import { Type } from "typebox";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { Course, CoursePage, CreateCourseBody, ListCoursesQuery, UpdateCourseBody } from "./schemas.js";
+import {
+  Course,
+  CourseOutline,
+  CoursePage,
+  CreateCourseBody,
+  DeleteCourseQuery,
+  DuplicateCourseBody,
+  ListCoursesQuery,
+  UpdateCourseBody,
+} from "./schemas.js";
 import * as service from "./service.js";
 
 const tags = ["courses"];
@@ -25,7 +34,9 @@ export function courseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List courses",
-        description: "Newest first. `search` matches title and description, ignoring case and accents.",
+        description:
+          "Newest first unless `sort` says otherwise (ties broken by id). `search` matches title and description, " +
+          "ignoring case and accents; `status` and `tag` (a tag id) narrow the list.",
         querystring: ListCoursesQuery,
         response: { 200: CoursePage },
       },
@@ -37,11 +48,18 @@ export function courseRoutes(app: App, ctx: AppContext): void {
     "/api/institution/courses",
     {
       config: { access: write },
-      schema: { tags, summary: "Create a course", body: CreateCourseBody, response: { 201: Course } },
+      schema: {
+        tags,
+        summary: "Create a course",
+        description: "Emits `course_created`.",
+        body: CreateCourseBody,
+        response: { 201: Course },
+      },
     },
     async (request, reply) => {
+      const course = await service.createCourse(db, tenantOf(request).id, request.body, principalOf(request));
       reply.code(201);
-      return service.createCourse(db, tenantOf(request).id, request.body);
+      return course;
     },
   );
 
@@ -49,7 +67,13 @@ export function courseRoutes(app: App, ctx: AppContext): void {
     "/api/institution/courses/:id",
     {
       config: { access: read },
-      schema: { tags, summary: "Get a course", params: IdParams, response: { 200: Course } },
+      schema: {
+        tags,
+        summary: "Get a course",
+        description: "One course of this institution.",
+        params: IdParams,
+        response: { 200: Course },
+      },
     },
     (request) => service.getCourse(db, tenantOf(request).id, requireUuid(request.params.id)),
   );
@@ -61,23 +85,125 @@ export function courseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Update a course",
+        description:
+          "A change of `status` to `published` or `archived` emits `course_published` or `course_archived`.",
         params: IdParams,
         body: UpdateCourseBody,
         response: { 200: Course },
       },
     },
-    (request) => service.updateCourse(db, tenantOf(request).id, requireUuid(request.params.id), request.body),
+    (request) =>
+      service.updateCourse(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.body,
+        principalOf(request),
+      ),
   );
 
   app.delete(
     "/api/institution/courses/:id",
     {
       config: { access: write },
-      schema: { tags, summary: "Delete a course", params: IdParams, response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        summary: "Delete a course",
+        description:
+          "Deletes the course with its modules, lessons, enrollments and completions, and emits `course_deleted`. " +
+          "A course with enrollments that are not `dropped` is refused with 409 `conflict` unless `force=true`.",
+        params: IdParams,
+        querystring: DeleteCourseQuery,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
-      await service.deleteCourse(db, tenantOf(request).id, requireUuid(request.params.id));
+      await service.deleteCourse(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        { force: request.query.force },
+        principalOf(request),
+      );
       reply.code(204).send(null);
     },
+  );
+
+  for (const [action, status] of [
+    ["publish", "published"],
+    ["archive", "archived"],
+  ] as const) {
+    app.post(
+      `/api/institution/courses/:id/${action}`,
+      {
+        config: { access: write },
+        schema: {
+          tags,
+          summary: `${action === "publish" ? "Publish" : "Archive"} a course`,
+          description:
+            `Sets \`status\` to \`${status}\` and emits \`course_${status}\`. Idempotent: a course already ` +
+            `${status} is answered as it is and emits nothing.`,
+          params: IdParams,
+          response: { 200: Course },
+        },
+      },
+      (request) =>
+        service.setCourseStatus(
+          db,
+          tenantOf(request).id,
+          requireUuid(request.params.id),
+          status,
+          principalOf(request),
+        ),
+    );
+  }
+
+  app.post(
+    "/api/institution/courses/:id/duplicate",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Duplicate a course",
+        description:
+          'A new draft course (title default "<title> (copy)") with copies of the modules, lessons and quiz ' +
+          "settings, prerequisites pointing at the copied modules; enrollments and completions are not copied. " +
+          "Emits `course_created`.",
+        params: IdParams,
+        body: DuplicateCourseBody,
+        response: { 201: Course },
+      },
+      // Every field is optional, so a request without a body means "all defaults" rather than a 400.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      const course = await service.duplicateCourse(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.body,
+        principalOf(request),
+      );
+      reply.code(201);
+      return course;
+    },
+  );
+
+  app.get(
+    "/api/institution/courses/:id/outline",
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Get a course's outline",
+        description:
+          "The course with its modules in position order, each with its lessons in position order.",
+        params: IdParams,
+        response: { 200: CourseOutline },
+      },
+    },
+    (request) => service.getOutline(db, tenantOf(request).id, requireUuid(request.params.id)),
   );
 }

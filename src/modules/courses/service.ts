@@ -1,14 +1,51 @@
 import type { Executor } from "../../db/client.js";
-import { notFound } from "../../platform/errors/app-error.js";
+import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { copyCourseContent, outlineOf } from "../course-modules/service.js";
+import { type Actor, eventActorOf } from "../events/actor.js";
+import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
-import type { CourseRecord, CreateCourseInput, ListCoursesQueryType, UpdateCourseInput } from "./schemas.js";
+import type {
+  CourseRecord,
+  CourseStatus,
+  CreateCourseInput,
+  DuplicateCourseInput,
+  ListCoursesQueryType,
+  UpdateCourseInput,
+} from "./schemas.js";
+
+export type { Actor };
+
+const SYSTEM: Actor = { kind: "system" };
+
+type LifecycleEvent = "course_created" | "course_published" | "course_archived" | "course_deleted";
+
+/** The lifecycle event a change of status to `status` announces; a course back in draft announces nothing. */
+const STATUS_EVENT: Partial<Record<CourseStatus, LifecycleEvent>> = {
+  published: "course_published",
+  archived: "course_archived",
+};
+
+function emitLifecycle(
+  tx: Executor,
+  tenantId: string,
+  type: LifecycleEvent,
+  course: CourseRecord,
+  actor: Actor,
+) {
+  return emitEvent(tx, {
+    tenantId,
+    type,
+    data: { courseId: course.id, title: course.title, status: course.status },
+    actor: eventActorOf(actor),
+  });
+}
 
 export async function listCourses(db: Executor, tenantId: string, query: ListCoursesQueryType) {
   const window = pageWindow(query);
-  const filter = { search: query.search, status: query.status };
+  const filter = { search: query.search, status: query.status, tag: query.tag?.toLowerCase() };
   const [data, total] = await Promise.all([
-    repo.listCourses(db, tenantId, filter, window),
+    repo.listCourses(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countCourses(db, tenantId, filter),
   ]);
   return pageEnvelope(data, total, window);
@@ -20,12 +57,32 @@ export async function getCourse(db: Executor, tenantId: string, id: string): Pro
   return course;
 }
 
+/** Creates a course and its `course_created` event together. Scripts and fixtures act as the system. */
 export function createCourse(
   db: Executor,
   tenantId: string,
   input: CreateCourseInput,
+  actor: Actor = SYSTEM,
 ): Promise<CourseRecord> {
-  return repo.insertCourse(db, tenantId, input);
+  return db.transaction(async (tx) => {
+    const course = await repo.insertCourse(tx, tenantId, input);
+    await emitLifecycle(tx, tenantId, "course_created", course, actor);
+    return course;
+  });
+}
+
+/** Applies a change to a locked course and announces a new status (published, archived); a repeat is silent. */
+async function applyChange(
+  tx: Executor,
+  tenantId: string,
+  before: CourseRecord,
+  input: UpdateCourseInput,
+  actor: Actor,
+): Promise<CourseRecord> {
+  const course = (await repo.updateCourse(tx, tenantId, before.id, input)) as CourseRecord;
+  const event = course.status === before.status ? undefined : STATUS_EVENT[course.status];
+  if (event !== undefined) await emitLifecycle(tx, tenantId, event, course, actor);
+  return course;
 }
 
 export async function updateCourse(
@@ -33,12 +90,83 @@ export async function updateCourse(
   tenantId: string,
   id: string,
   input: UpdateCourseInput,
+  actor: Actor = SYSTEM,
 ): Promise<CourseRecord> {
-  const course = await repo.updateCourse(db, tenantId, id, input);
-  if (course === undefined) throw notFound();
-  return course;
+  return db.transaction(async (tx) => {
+    const before = await repo.lockCourse(tx, tenantId, id, "no key update");
+    if (before === undefined) throw notFound();
+    return applyChange(tx, tenantId, before, input, actor);
+  });
 }
 
-export async function deleteCourse(db: Executor, tenantId: string, id: string): Promise<void> {
-  if (!(await repo.deleteCourse(db, tenantId, id))) throw notFound();
+/** The publish and archive actions: idempotent, so a course already in that status is answered unchanged. */
+export async function setCourseStatus(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  status: "published" | "archived",
+  actor: Actor = SYSTEM,
+): Promise<CourseRecord> {
+  return db.transaction(async (tx) => {
+    const before = await repo.lockCourse(tx, tenantId, id, "no key update");
+    if (before === undefined) throw notFound();
+    if (before.status === status) return before;
+    return applyChange(tx, tenantId, before, { status }, actor);
+  });
+}
+
+/**
+ * Deletes a course with its modules, lessons, enrollments and completions (foreign keys cascade). A course that
+ * still has enrollments other than dropped ones is kept (409) unless the caller forces it.
+ */
+export async function deleteCourse(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  options: { force?: boolean } = {},
+  actor: Actor = SYSTEM,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const course = await repo.lockCourse(tx, tenantId, id, "no key update");
+    if (course === undefined) throw notFound();
+    if (options.force !== true && (await repo.hasCurrentEnrollments(tx, tenantId, id))) {
+      throw new AppError("conflict", { messageKey: "conflict.course_has_enrollments" });
+    }
+    await repo.deleteCourse(tx, tenantId, id);
+    await emitLifecycle(tx, tenantId, "course_deleted", course, actor);
+  });
+}
+
+const COPY_SUFFIX = " (copy)";
+const MAX_TITLE = 255;
+
+/**
+ * A draft copy of a course with its modules (prerequisites pointing at the copies), lessons and quiz settings, in
+ * one transaction. The source is share-locked, so its structure cannot change halfway through the copy.
+ */
+export async function duplicateCourse(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  input: DuplicateCourseInput,
+  actor: Actor = SYSTEM,
+): Promise<CourseRecord> {
+  return db.transaction(async (tx) => {
+    const source = await repo.lockCourse(tx, tenantId, id, "share");
+    if (source === undefined) throw notFound();
+    const title = input.title ?? `${source.title.slice(0, MAX_TITLE - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
+    const copy = await repo.insertCourse(tx, tenantId, {
+      title,
+      description: source.description,
+      status: "draft",
+    });
+    await copyCourseContent(tx, tenantId, source.id, copy.id);
+    await emitLifecycle(tx, tenantId, "course_created", copy, actor);
+    return copy;
+  });
+}
+
+export async function getOutline(db: Executor, tenantId: string, id: string) {
+  const course = await getCourse(db, tenantId, id);
+  return { course, modules: await outlineOf(db, tenantId, id) };
 }

@@ -23,7 +23,31 @@ const PlatformEvent = Type.Object(
     }),
     data: Type.Object({}, { additionalProperties: true }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: "c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f",
+        type: "enrollment_completed",
+        schemaVersion: 1,
+        occurredAt: "2026-11-23T12:00:00.000Z",
+        actor: { type: "user", id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d" },
+        user: {
+          id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+          name: "João Pereira",
+          email: "joao.pereira@colegioaurora.com.br",
+          role: "student",
+        },
+        data: {
+          enrollmentId: "8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d",
+          courseId: "1d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+          completedAt: "2026-11-23T12:00:00.000Z",
+          progressPercent: 100,
+          finalScore: 87.5,
+        },
+      },
+    ],
+  },
 );
 
 async function findEvent(db: Executor, tenantId: string, id: string) {
@@ -62,7 +86,7 @@ export function eventRoutes(app: App, ctx: AppContext): void {
         },
       },
       schema: {
-        tags: ["automations"],
+        tags: ["events"],
         summary: "Get a platform event",
         description: `An event as automations saw it (each delivery names it), kept ${EVENT_RETENTION_DAYS} days.`,
         params: IdParams,

@@ -2,7 +2,11 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/types.js";
 
-const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
+const status = (example: string) =>
+  Type.Object({ status: Type.String() }, { additionalProperties: false, examples: [{ status: example }] });
+const Live = status("ok");
+const Ready = status("ready");
+const Unavailable = status("unavailable");
 
 /** Liveness and readiness. Neither reveals versions, hosts or connection strings. */
 export function healthRoutes(app: App, ctx: AppContext): void {
@@ -10,7 +14,7 @@ export function healthRoutes(app: App, ctx: AppContext): void {
     "/healthz",
     {
       config: { access: { kind: "public" } },
-      schema: { tags: ["health"], summary: "Process is up", response: { 200: Status } },
+      schema: { tags: ["health"], summary: "Process is up", response: { 200: Live } },
     },
     async () => ({ status: "ok" }),
   );
@@ -18,7 +22,11 @@ export function healthRoutes(app: App, ctx: AppContext): void {
     "/readyz",
     {
       config: { access: { kind: "public" } },
-      schema: { tags: ["health"], summary: "Database is reachable", response: { 200: Status, 503: Status } },
+      schema: {
+        tags: ["health"],
+        summary: "Database is reachable",
+        response: { 200: Ready, 503: Unavailable },
+      },
     },
     async (request, reply) => {
       try {

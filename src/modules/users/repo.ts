@@ -1,15 +1,16 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
-import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
+import { qualified } from "../../db/qualified.js";
+import { classGroupMembers, tagAssignments, tenants, users } from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import type { UserRecord } from "./schemas.js";
+import type { UserRecord, UserSort } from "./schemas.js";
 
 const classGroupIds = sql<string[]>`coalesce((
   SELECT array_agg(m.class_group_id::text ORDER BY m.created_at, m.class_group_id)
-  FROM ${classGroupMembers} m WHERE m.tenant_id = ${users.tenantId} AND m.user_id = ${users.id}
+  FROM ${classGroupMembers} m WHERE m.tenant_id = ${qualified(users.tenantId)} AND m.user_id = ${qualified(users.id)}
 ), '{}'::text[])`;
 
 const columns = {
@@ -24,44 +25,102 @@ const columns = {
 
 const searchable = sql`aula_fold(${users.name} || ' ' || ${users.email})`;
 
+/** Every sort breaks ties by id, so pages never repeat or skip a row. */
+const ORDER: Record<UserSort, SQL[]> = {
+  "-createdAt": [desc(users.createdAt), desc(users.id)],
+  createdAt: [asc(users.createdAt), asc(users.id)],
+  name: [sql`aula_fold(${users.name}) ASC`, asc(users.id)],
+  "-name": [sql`aula_fold(${users.name}) DESC`, desc(users.id)],
+};
+
+const sortTag = (sort: UserSort) => (sort.startsWith("-") ? `${sort.slice(1)}_desc` : `${sort}_asc`);
+
 export interface UserFilter {
   search?: string;
   role?: Role;
+  status?: string;
+  classGroupId?: string;
+  tag?: string;
+  email?: string;
+  createdSince?: string;
 }
 
-function where(tenantId: Bindable, filter: { role?: Bindable; pattern?: Bindable }): SQL {
+type Bound = { [K in keyof ReturnType<typeof bindings>]?: Bindable };
+
+/** Each filter is a predicate an index answers: memberships and tag assignments are probed per user by key. */
+function where(tenantId: Bindable, filter: Bound): SQL {
   return and(
     eq(users.tenantId, tenantId),
     filter.role === undefined ? undefined : eq(users.role, filter.role),
+    filter.status === undefined ? undefined : eq(users.status, filter.status),
     filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
+    filter.email === undefined ? undefined : sql`lower(${users.email}) = lower(${filter.email})`,
+    filter.createdSince === undefined
+      ? undefined
+      : sql`${users.createdAt} >= ${filter.createdSince}::timestamptz`,
+    filter.classGroupId === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${classGroupMembers} m WHERE m.tenant_id = ${qualified(users.tenantId)}
+          AND m.class_group_id = ${filter.classGroupId}::uuid AND m.user_id = ${qualified(users.id)})`,
+    filter.tag === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${tagAssignments} a WHERE a.tenant_id = ${qualified(users.tenantId)}
+          AND a.tag_id = ${filter.tag}::uuid AND a.resource_type = 'user' AND a.resource_id = ${qualified(users.id)})`,
   ) as SQL;
 }
 
 function bindings(filter: UserFilter) {
   return {
     role: filter.role,
+    status: filter.status,
     pattern: filter.search === undefined ? undefined : likeContains(filter.search),
+    email: filter.email,
+    createdSince: filter.createdSince,
+    classGroupId: filter.classGroupId,
+    tag: filter.tag,
   };
 }
 
-export async function listUsers(db: Executor, tenantId: string, filter: UserFilter, window: PageWindow) {
-  const rows = await runPageQuery(db, "users", tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(users)
-      .where(where(p.tenantId, p))
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+export async function listUsers(
+  db: Executor,
+  tenantId: string,
+  filter: UserFilter,
+  sort: UserSort,
+  window: PageWindow,
+) {
+  const rows = await runPageQuery(
+    db,
+    `users_${sortTag(sort)}`,
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(users)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
   );
   return rows as UserRecord[];
 }
 
-/** Exact totals from the trigger-kept counters; only a text search counts its own matches. */
+/**
+ * Exact totals from the trigger-kept counters where one matches the filters (none, a role, or a class alone);
+ * any other combination counts its own matches.
+ */
 export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<number> {
-  if (filter.search === undefined) {
-    return readCounter(db, tenantId, filter.role === undefined ? "users" : `users:role:${filter.role}`);
+  const present = Object.entries(filter)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
+  if (present.length === 0) return readCounter(db, tenantId, "users");
+  if (present.length === 1 && filter.role !== undefined) {
+    return readCounter(db, tenantId, `users:role:${filter.role}`);
+  }
+  if (present.length === 1 && filter.classGroupId !== undefined) {
+    return readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`);
   }
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -88,20 +147,6 @@ export async function lockTenantPlan(db: Executor, tenantId: string): Promise<st
   return rows[0]?.plan;
 }
 
-export async function missingClassGroups(
-  db: Executor,
-  tenantId: string,
-  ids: readonly string[],
-): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: classGroups.id })
-    .from(classGroups)
-    .where(and(eq(classGroups.tenantId, tenantId), inArray(classGroups.id, [...ids])));
-  const found = new Set(rows.map((r) => r.id));
-  return ids.filter((id) => !found.has(id));
-}
-
 export interface NewUser {
   name: string;
   email: string;
@@ -115,22 +160,6 @@ export async function insertUser(db: Executor, tenantId: string, user: NewUser):
     .values({ tenantId, ...user })
     .returning({ id: users.id });
   return (rows[0] as { id: string }).id;
-}
-
-export async function replaceMemberships(
-  db: Executor,
-  tenantId: string,
-  userId: string,
-  groupIds: readonly string[],
-): Promise<void> {
-  await db
-    .delete(classGroupMembers)
-    .where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.userId, userId)));
-  if (groupIds.length > 0) {
-    await db
-      .insert(classGroupMembers)
-      .values(groupIds.map((classGroupId) => ({ tenantId, classGroupId, userId })));
-  }
 }
 
 export async function updateUser(
@@ -147,16 +176,22 @@ export async function updateUser(
   return rows.length > 0;
 }
 
+/**
+ * Locks a user for a change. An update takes `no key update`, which still lets other transactions insert rows
+ * referencing the user (class memberships check their foreign key with `key share`), so adding members while a
+ * profile changes cannot deadlock; a deletion takes the full lock.
+ */
 export async function lockUser(
   db: Executor,
   tenantId: string,
   id: string,
+  strength: "update" | "no key update" = "no key update",
 ): Promise<{ role: string } | undefined> {
   const rows = await db
     .select({ role: users.role })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
-    .for("update");
+    .for(strength);
   return rows[0];
 }
 
@@ -185,4 +220,49 @@ export async function deleteUser(db: Executor, tenantId: string, id: string): Pr
     .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
     .returning({ id: users.id });
   return rows.length > 0;
+}
+
+/** The records of the given users, in one query (the bulk answer). */
+export async function findUsers(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<UserRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(columns)
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(users.id, [...ids])));
+  return rows as UserRecord[];
+}
+
+/** Which of these e-mails (lowercased) already belong to a user of the tenant; the unique index answers it. */
+export async function takenEmails(
+  db: Executor,
+  tenantId: string,
+  emails: readonly string[],
+): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .select({ email: sql<string>`lower(${users.email})` })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(sql`lower(${users.email})`, [...emails])));
+  return new Set(rows.map((r) => r.email));
+}
+
+/**
+ * Inserts a batch of users in one statement. A row whose e-mail was taken meanwhile (a concurrent request) is
+ * skipped rather than failing the batch; the answer names the rows that were written.
+ */
+export async function insertUsers(
+  db: Executor,
+  tenantId: string,
+  rows: readonly NewUser[],
+): Promise<{ id: string; email: string }[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(users)
+    .values(rows.map((r) => ({ tenantId, ...r })))
+    .onConflictDoNothing()
+    .returning({ id: users.id, email: users.email });
 }

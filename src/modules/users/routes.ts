@@ -1,9 +1,19 @@
 import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage } from "./schemas.js";
+import {
+  BulkCreateUsersBody,
+  BulkCreateUsersResponse,
+  CreateUserBody,
+  ListUsersQuery,
+  MAX_BULK_USERS,
+  UpdateUserBody,
+  User,
+  UserPage,
+} from "./schemas.js";
 import * as service from "./service.js";
 
 const tags = ["users"];
@@ -32,7 +42,9 @@ export function userRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List users",
         description:
-          "Newest first. Filter by `role`; `search` matches name and e-mail, ignoring case and accents.",
+          "Newest first unless `sort` says otherwise. Filter by `role`, `status`, `classGroupId` (members of the " +
+          "class), `tag` (a tag id), `email` (exact, ignoring case) and `createdSince`; `search` matches name and " +
+          "e-mail, ignoring case and accents. Filters combine with AND.",
         querystring: ListUsersQuery,
         response: { 200: UserPage },
       },
@@ -68,11 +80,49 @@ export function userRoutes(app: App, ctx: AppContext): void {
     },
   );
 
+  app.post(
+    "/api/institution/users/bulk",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Create users in bulk",
+        description:
+          `Creates up to ${MAX_BULK_USERS} users and answers 200 with one result per item, in order: \`created\` ` +
+          "(with the user), `skipped` with `reason: email_taken` (the e-mail belongs to a user, or to an earlier " +
+          "item of the batch), or `failed` with the error envelope the item would have had alone: `forbidden` " +
+          "(an `institution_admin` without an administrator's session), `validation_failed` (an unknown class " +
+          "group), `conflict` (a full class) or `student_limit_reached` (the students past the seats the plan " +
+          "has left, in item order). Each item is created whole or not at all. When the student limit cannot " +
+          "be verified the whole call is 503 `student_limit_unverifiable` and nothing is created. Emits " +
+          "`user_created` per user and `class_member_added` per membership.",
+        body: BulkCreateUsersBody,
+        response: { 200: BulkCreateUsersResponse },
+      },
+    },
+    async (request) => {
+      const results = await service.bulkCreateUsers(
+        db,
+        plans,
+        tenantOf(request).id,
+        principalOf(request),
+        request.body,
+      );
+      return { results: renderItemErrors(request, results), summary: summarise(results) };
+    },
+  );
+
   app.get(
     "/api/institution/users/:id",
     {
       config: { access: read },
-      schema: { tags, summary: "Get a user", params: IdParams, response: { 200: User } },
+      schema: {
+        tags,
+        summary: "Get a user",
+        description: "`classGroupIds` lists the classes the user is a member of.",
+        params: IdParams,
+        response: { 200: User },
+      },
     },
     (request) => service.getUser(db, tenantOf(request).id, requireUuid(request.params.id)),
   );
@@ -84,6 +134,9 @@ export function userRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Update a user",
+        description:
+          "Changes only the fields given; `classGroupIds` replaces the user's classes. Emits `user_updated` with " +
+          "`changedFields` when something really changed (and `class_member_added` / `class_member_removed`).",
         params: IdParams,
         body: UpdateUserBody,
         response: { 200: User },
@@ -104,7 +157,14 @@ export function userRoutes(app: App, ctx: AppContext): void {
     "/api/institution/users/:id",
     {
       config: { access: write },
-      schema: { tags, summary: "Delete a user", params: IdParams, response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        summary: "Delete a user",
+        description:
+          "Removes the user and their memberships. The last active administrator cannot be removed.",
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       await service.deleteUser(

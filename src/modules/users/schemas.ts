@@ -1,9 +1,23 @@
 import { type Static, Type } from "typebox";
 import { ROLES } from "../../platform/auth/types.js";
+import { BulkStatusSchema, BulkSummary, ItemError } from "../../platform/http/bulk.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 
 export const USER_STATUSES = ["active", "invited", "suspended"] as const;
+export const USER_SORTS = ["createdAt", "-createdAt", "name", "-name"] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+export const MAX_BULK_USERS = 1000;
+
+const SAMPLE = {
+  id: "7d3e9f10-2b4c-4a5d-8e6f-9a0b1c2d3e4f",
+  name: "Ana Souza",
+  email: "ana.souza@escola.edu.br",
+  role: "student",
+  classGroupIds: ["5b0c7a4e-8f1d-4c2a-9e3b-1a2b3c4d5e6f"],
+  status: "active",
+  createdAt: "2026-02-02T11:00:00.000Z",
+};
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Email = Type.String({ format: "email", maxLength: 254 });
@@ -23,7 +37,7 @@ export const User = Type.Object(
     status: StringEnum(USER_STATUSES),
     createdAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [SAMPLE] },
 );
 export type UserRecord = Static<typeof User>;
 
@@ -37,7 +51,12 @@ export const CreateUserBody = Type.Object(
       Type.Boolean({ description: "Create the user as `invited`, to be activated through an invitation." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { name: SAMPLE.name, email: SAMPLE.email, role: "student", classGroupIds: SAMPLE.classGroupIds },
+    ],
+  },
 );
 export type CreateUserInput = Static<typeof CreateUserBody>;
 
@@ -49,7 +68,11 @@ export const UpdateUserBody = Type.Object(
     classGroupIds: Type.Optional(ClassGroupIds),
     status: Type.Optional(StringEnum(["active", "suspended"] as const)),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ name: "Ana Souza Lima", status: "suspended" }],
+  },
 );
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
 
@@ -64,9 +87,84 @@ export const ListUsersQuery = Type.Object(
       }),
     ),
     role: Type.Optional(StringEnum(ROLES)),
+    status: Type.Optional(StringEnum(USER_STATUSES)),
+    classGroupId: Type.Optional(Type.String({ format: "uuid", description: "Members of this class group." })),
+    tag: Type.Optional(Type.String({ format: "uuid", description: "Users carrying this tag (a tag id)." })),
+    email: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 254, description: "Exact e-mail address, ignoring case." }),
+    ),
+    createdSince: Type.Optional(
+      Type.String({ format: "date-time", description: "Users created at or after this instant." }),
+    ),
+    sort: Type.Optional(
+      StringEnum(USER_SORTS, { default: "-createdAt", description: "`-` sorts descending. Newest first." }),
+    ),
   },
   { additionalProperties: false },
 );
 export type ListUsersQueryType = Static<typeof ListUsersQuery>;
 
 export const UserPage = PageOf(User);
+
+/** One user of a bulk creation: the fields of `POST /users` without `sendInvite`. */
+const BulkUserItem = Type.Object(
+  { name: Name, email: Email, role: StringEnum(ROLES), classGroupIds: Type.Optional(ClassGroupIds) },
+  { additionalProperties: false },
+);
+export type BulkUserItemInput = Static<typeof BulkUserItem>;
+
+export const BulkCreateUsersBody = Type.Object(
+  { items: Type.Array(BulkUserItem, { minItems: 1, maxItems: MAX_BULK_USERS }) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        items: [
+          { name: SAMPLE.name, email: SAMPLE.email, role: "student", classGroupIds: SAMPLE.classGroupIds },
+          { name: "Bruno Lima", email: "bruno.lima@escola.edu.br", role: "teacher" },
+        ],
+      },
+    ],
+  },
+);
+export type BulkCreateUsersInput = Static<typeof BulkCreateUsersBody>;
+
+export const BulkUserResult = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    status: BulkStatusSchema,
+    user: Type.Optional(User),
+    reason: Type.Optional(
+      StringEnum(["email_taken"] as const, {
+        description:
+          "Why an item was skipped: its e-mail belongs to a user, or to an earlier item of the batch.",
+      }),
+    ),
+    error: Type.Optional(ItemError),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkCreateUsersResponse = Type.Object(
+  { results: Type.Array(BulkUserResult), summary: BulkSummary },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        results: [
+          { index: 0, status: "created", user: SAMPLE },
+          { index: 1, status: "skipped", reason: "email_taken" },
+          {
+            index: 2,
+            status: "failed",
+            error: {
+              error: "student_limit_reached",
+              message: "The plan's limit of 10 students has been reached.",
+            },
+          },
+        ],
+        summary: { total: 3, created: 1, skipped: 1, failed: 1 },
+      },
+    ],
+  },
+);

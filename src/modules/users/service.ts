@@ -1,35 +1,35 @@
 import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
-import type { Role } from "../../platform/auth/types.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
+import { assertMayAssignRole } from "./roles.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
 import { reserveStudentSeats } from "./student-limit.js";
 
+export { type BulkUserOutcome, bulkCreateUsers } from "./bulk-create.js";
+export { adminRequired, mayAssignRole } from "./roles.js";
 export type { Actor };
 
-/** Keys may create students and teachers; only an administrator's session may create or promote administrators. */
-function assertMayAssignRole(actor: Actor, role: Role): void {
-  if (role !== "institution_admin" || actor.kind === "system") return;
-  if (actor.kind === "session" && actor.role === "institution_admin") return;
-  throw new AppError("forbidden", { messageKey: "forbidden.admin_required" });
-}
-
-async function assertClassGroupsExist(tx: Executor, tenantId: string, ids: readonly string[]): Promise<void> {
-  const missing = await repo.missingClassGroups(tx, tenantId, ids);
-  if (missing.length > 0) {
-    throw new AppError("validation_failed", {
-      details: missing.map((id) => ({
-        field: `classGroupIds[${ids.indexOf(id)}]`,
-        key: "field.unknown_class_group",
-        params: { id },
-      })),
-    });
-  }
+/**
+ * Locks the class groups a user is joining and checks they exist (400 naming each unknown id) and have room
+ * (409 when one is full). The locks are held until the caller's transaction ends.
+ */
+async function assertJoinable(
+  tx: Executor,
+  tenantId: string,
+  all: readonly string[],
+  joining: readonly string[],
+): Promise<void> {
+  const groups = await classes.lockClassGroups(tx, tenantId, joining);
+  const missing = joining.filter((id) => !groups.has(id));
+  if (missing.length > 0) throw classes.unknownClassGroups(all, missing);
+  const full = classes.takeSeats(groups, joining);
+  if (full !== undefined) throw classes.classFull(full);
 }
 
 /**
@@ -43,18 +43,30 @@ async function assertAnotherAdminRemains(tx: Executor, tenantId: string, userId:
   }
 }
 
-function emailTaken(err: unknown): never {
+export function emailTaken(err: unknown): never {
   if (isUniqueViolation(err, "users_tenant_email_key")) {
     throw new AppError("conflict", { messageKey: "conflict.email_taken" });
   }
   throw err;
 }
 
+const lowerIds = (ids: readonly string[] | undefined) => [
+  ...new Set((ids ?? []).map((id) => id.toLowerCase())),
+];
+
 export async function listUsers(db: Executor, tenantId: string, query: ListUsersQueryType) {
   const window = pageWindow(query);
-  const filter = { search: query.search, role: query.role };
+  const filter = {
+    search: query.search,
+    role: query.role,
+    status: query.status,
+    classGroupId: query.classGroupId?.toLowerCase(),
+    tag: query.tag?.toLowerCase(),
+    email: query.email,
+    createdSince: query.createdSince,
+  };
   const [data, total] = await Promise.all([
-    repo.listUsers(db, tenantId, filter, window),
+    repo.listUsers(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countUsers(db, tenantId, filter),
   ]);
   return pageEnvelope(data, total, window);
@@ -68,7 +80,7 @@ export async function getUser(db: Executor, tenantId: string, id: string): Promi
 
 /**
  * Creates a user and its class memberships in one transaction. A student first reserves a seat under the plan's
- * limit; if anything fails, nothing is written.
+ * limit; if anything fails, nothing is written. Emits `user_created`, then `class_member_added` per class.
  */
 export async function createUser(
   db: Executor,
@@ -78,10 +90,10 @@ export async function createUser(
   input: CreateUserInput,
 ): Promise<UserRecord> {
   assertMayAssignRole(actor, input.role);
-  const groupIds = input.classGroupIds ?? [];
+  const groupIds = lowerIds(input.classGroupIds);
   return db.transaction(async (tx) => {
     if (input.role === "student") await reserveStudentSeats(tx, plans, tenantId);
-    await assertClassGroupsExist(tx, tenantId, groupIds);
+    await assertJoinable(tx, tenantId, groupIds, groupIds);
     const id = await repo
       .insertUser(tx, tenantId, {
         name: input.name,
@@ -90,19 +102,46 @@ export async function createUser(
         status: input.sendInvite === true ? "invited" : "active",
       })
       .catch(emailTaken);
-    await repo.replaceMemberships(tx, tenantId, id, groupIds);
-    const user = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    const created = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    const subject = subjectOf(created);
     await emitEvent(tx, {
       tenantId,
       type: "user_created",
-      data: { userId: user.id, role: user.role, status: user.status },
+      data: { userId: created.id, role: created.role, status: created.status },
       actor: eventActorOf(actor),
-      subject: subjectOf(user),
+      subject,
     });
-    return user;
+    const role = classes.memberRoleFor(created.role);
+    await classes.addMemberships(
+      tx,
+      tenantId,
+      actor,
+      groupIds.map((classGroupId) => ({ classGroupId, role, user: subject })),
+    );
+    return groupIds.length === 0 ? created : ((await repo.findUser(tx, tenantId, id)) as UserRecord);
   });
 }
 
+/** The fields of a PATCH whose value really differs from the stored one (class groups compared as sets). */
+function changedFields(before: UserRecord, input: UpdateUserInput, groupIds: string[] | undefined): string[] {
+  const changed: string[] = [];
+  for (const field of ["name", "email", "role", "status"] as const) {
+    if (input[field] !== undefined && input[field] !== before[field]) changed.push(field);
+  }
+  if (groupIds !== undefined) {
+    const same =
+      groupIds.length === before.classGroupIds.length &&
+      groupIds.every((g) => before.classGroupIds.includes(g));
+    if (!same) changed.push("classGroupIds");
+  }
+  return changed;
+}
+
+/**
+ * Changes a user in one transaction. `classGroupIds` replaces the memberships: classes left emit
+ * `class_member_removed`, classes joined are checked like on creation and emit `class_member_added`. When
+ * anything really changed, `user_updated` names the fields; a PATCH that changes nothing emits nothing.
+ */
 export async function updateUser(
   db: Executor,
   plans: PlanConfig,
@@ -124,19 +163,42 @@ export async function updateUser(
     if (input.role === "student" && current.role !== "student") {
       await reserveStudentSeats(tx, plans, tenantId);
     }
+    const before = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const { classGroupIds, ...fields } = input;
+    const groupIds = classGroupIds === undefined ? undefined : lowerIds(classGroupIds);
+    const changed = changedFields(before, input, groupIds);
+    if (changed.length === 0) return before;
     if (Object.keys(fields).length > 0) await repo.updateUser(tx, tenantId, id, fields).catch(emailTaken);
-    if (classGroupIds !== undefined) {
-      await assertClassGroupsExist(tx, tenantId, classGroupIds);
-      await repo.replaceMemberships(tx, tenantId, id, classGroupIds);
+    let after = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    if (groupIds !== undefined && changed.includes("classGroupIds")) {
+      const joining = groupIds.filter((g) => !before.classGroupIds.includes(g));
+      const leaving = before.classGroupIds.filter((g) => !groupIds.includes(g));
+      await assertJoinable(tx, tenantId, groupIds, joining);
+      const subject = subjectOf(after);
+      await classes.removeMemberships(tx, tenantId, actor, subject, leaving);
+      const role = classes.memberRoleFor(after.role);
+      await classes.addMemberships(
+        tx,
+        tenantId,
+        actor,
+        joining.map((classGroupId) => ({ classGroupId, role, user: subject })),
+      );
+      after = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     }
-    return (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    await emitEvent(tx, {
+      tenantId,
+      type: "user_updated",
+      data: { userId: id, changedFields: changed },
+      actor: eventActorOf(actor),
+      subject: subjectOf(after),
+    });
+    return after;
   });
 }
 
 export async function deleteUser(db: Executor, tenantId: string, actor: Actor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const current = await repo.lockUser(tx, tenantId, id);
+    const current = await repo.lockUser(tx, tenantId, id, "update");
     if (current === undefined) throw notFound();
     if (current.role === "institution_admin") {
       assertMayAssignRole(actor, "institution_admin");

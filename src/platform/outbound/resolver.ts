@@ -60,3 +60,53 @@ export function createDnsStub(
   };
   return { resolve, calls, set };
 }
+
+/**
+ * Name → its TXT records, each record's chunks joined (a record longer than 255 bytes arrives split). Injected
+ * like `Resolver`, so tests answer custom-domain verification from a stub and never touch real DNS.
+ */
+export type TxtResolver = (hostname: string) => Promise<readonly string[]>;
+
+// Bounded: a verification request waits for DNS, and an unresponsive name server must not hold it for minutes.
+const txtDns = new dns.Resolver({ timeout: 3000, tries: 2 });
+
+export const systemTxtResolver: TxtResolver = async (hostname) =>
+  (await txtDns.resolveTxt(hostname)).map((chunks) => chunks.join(""));
+
+/** Error shaped like c-ares's for a name without records, so a stubbed miss reads like a real one. */
+export function noTxtData(
+  hostname: string,
+  code: "ENOTFOUND" | "ENODATA" = "ENOTFOUND",
+): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`queryTxt ${code} ${hostname}`);
+  error.code = code;
+  error.syscall = "queryTxt";
+  return error;
+}
+
+export interface TxtStub {
+  resolveTxt: TxtResolver;
+  /** How many times each name was asked for (lower-cased). */
+  calls: Map<string, number>;
+  /** A name's records from now on, or the error its lookups fail with. */
+  set(hostname: string, answer: readonly string[] | Error): void;
+}
+
+/** A TXT stand-in for tests. Unknown names fail with ENOTFOUND, as the system resolver does. */
+export function createTxtStub(table: Record<string, readonly string[] | Error> = {}): TxtStub {
+  const answers = new Map<string, readonly string[] | Error>();
+  const calls = new Map<string, number>();
+  const set: TxtStub["set"] = (hostname, answer) => {
+    answers.set(hostname.toLowerCase(), answer);
+  };
+  for (const [name, answer] of Object.entries(table)) set(name, answer);
+  const resolveTxt: TxtResolver = async (hostname) => {
+    const key = hostname.toLowerCase();
+    calls.set(key, (calls.get(key) ?? 0) + 1);
+    const answer = answers.get(key);
+    if (answer === undefined) throw noTxtData(hostname);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+  return { resolveTxt, calls, set };
+}

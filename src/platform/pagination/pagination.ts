@@ -23,8 +23,17 @@ export const Pagination = Type.Object(
   { additionalProperties: false },
 );
 
+/** A page of `item`; its documented example is a one-item page of the item's own example. */
 export function PageOf<T extends TSchema>(item: T) {
-  return Type.Object({ data: Type.Array(item), pagination: Pagination }, { additionalProperties: false });
+  const itemExamples = (item as { examples?: unknown[] }).examples;
+  const examples =
+    itemExamples === undefined || itemExamples.length === 0
+      ? undefined
+      : [{ data: [itemExamples[0]], pagination: { page: 1, perPage: 20, total: 1, totalPages: 1 } }];
+  return Type.Object(
+    { data: Type.Array(item), pagination: Pagination },
+    { additionalProperties: false, ...(examples ? { examples } : {}) },
+  );
 }
 
 export interface PageWindow {

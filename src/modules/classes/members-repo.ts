@@ -1,0 +1,168 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { classGroupMembers, classGroups, users } from "../../db/schema/index.js";
+import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { ClassMemberRecord, MemberRole, MemberSort } from "./member-schemas.js";
+import { memberCount, sortTag } from "./repo.js";
+
+const m = classGroupMembers;
+
+const columns = {
+  userId: m.userId,
+  name: users.name,
+  email: users.email,
+  role: m.role,
+  joinedAt: m.createdAt,
+};
+
+const ORDER: Record<MemberSort, SQL[]> = {
+  "-joinedAt": [desc(m.createdAt), desc(m.userId)],
+  joinedAt: [asc(m.createdAt), asc(m.userId)],
+  name: [sql`aula_fold(${users.name}) ASC`, asc(m.userId)],
+  "-name": [sql`aula_fold(${users.name}) DESC`, desc(m.userId)],
+};
+
+function where(tenantId: Bindable, filter: { classGroupId?: Bindable; role?: Bindable }): SQL {
+  return and(
+    eq(m.tenantId, tenantId),
+    filter.classGroupId === undefined ? undefined : eq(m.classGroupId, filter.classGroupId),
+    filter.role === undefined ? undefined : eq(m.role, filter.role),
+  ) as SQL;
+}
+
+export async function listMembers(
+  db: Executor,
+  tenantId: string,
+  filter: { classGroupId: string; role?: MemberRole },
+  sort: MemberSort,
+  window: PageWindow,
+): Promise<ClassMemberRecord[]> {
+  const list = `class_members_${sortTag(sort)}`;
+  const rows = await runPageQuery(db, list, tenantId, { ...filter }, window, (p, name) =>
+    db
+      .select(columns)
+      .from(m)
+      .innerJoin(users, and(eq(users.tenantId, m.tenantId), eq(users.id, m.userId)))
+      .where(where(p.tenantId, p))
+      .orderBy(...ORDER[sort])
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
+  return rows as ClassMemberRecord[];
+}
+
+/** The class's counter when every member counts; a role filter counts its rows through the class index. */
+export async function countMembers(
+  db: Executor,
+  tenantId: string,
+  filter: { classGroupId: string; role?: MemberRole },
+): Promise<number> {
+  if (filter.role === undefined) {
+    return readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`);
+  }
+  const rows = await db.select({ n: sql<number>`count(*)::int` }).from(m).where(where(tenantId, filter));
+  return rows[0]?.n ?? 0;
+}
+
+export interface LockedGroup {
+  id: string;
+  capacity: number | null;
+  members: number;
+}
+
+/**
+ * Locks the class groups in id order (two writers locking the same classes cannot deadlock) and reads their
+ * capacity and member count. Every path that adds members takes these locks, so capacity holds under concurrency.
+ */
+export async function lockGroups(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<LockedGroup[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: classGroups.id, capacity: classGroups.capacity, members: memberCount })
+    .from(classGroups)
+    .where(and(eq(classGroups.tenantId, tenantId), inArray(classGroups.id, [...ids])))
+    .orderBy(asc(classGroups.id))
+    .for("update", { of: classGroups });
+}
+
+export interface UserSummary {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+}
+
+export async function findUsers(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<UserSummary[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(users.id, [...ids])));
+}
+
+export async function memberIdsAmong(
+  db: Executor,
+  tenantId: string,
+  classGroupId: string,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: m.userId })
+    .from(m)
+    .where(and(eq(m.tenantId, tenantId), eq(m.classGroupId, classGroupId), inArray(m.userId, [...userIds])));
+  return new Set(rows.map((r) => r.userId));
+}
+
+export interface MembershipRow {
+  classGroupId: string;
+  userId: string;
+  role: string;
+  joinedAt: string;
+}
+
+/** One statement per 5,000 rows; a row that already exists (a concurrent add) is left as it is. */
+export async function insertMemberships(
+  db: Executor,
+  tenantId: string,
+  rows: readonly { classGroupId: string; userId: string; role: MemberRole }[],
+): Promise<MembershipRow[]> {
+  const inserted: MembershipRow[] = [];
+  // Chunked: a batch of 1,000 users with many classes each must stay below PostgreSQL's parameter limit.
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    inserted.push(
+      ...(await db
+        .insert(m)
+        .values(rows.slice(i, i + INSERT_CHUNK).map((r) => ({ tenantId, ...r })))
+        .onConflictDoNothing()
+        .returning({ classGroupId: m.classGroupId, userId: m.userId, role: m.role, joinedAt: m.createdAt })),
+    );
+  }
+  return inserted;
+}
+
+const INSERT_CHUNK = 5000;
+
+export async function deleteMemberships(
+  db: Executor,
+  tenantId: string,
+  userId: string,
+  classGroupIds: readonly string[],
+): Promise<string[]> {
+  if (classGroupIds.length === 0) return [];
+  const rows = await db
+    .delete(m)
+    .where(and(eq(m.tenantId, tenantId), eq(m.userId, userId), inArray(m.classGroupId, [...classGroupIds])))
+    .returning({ classGroupId: m.classGroupId });
+  return rows.map((r) => r.classGroupId);
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { qualified } from "../../db/qualified.js";
+import { courseModules, courses } from "../../db/schema/index.js";
+import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { ModuleRecord, ModuleSort } from "./schemas.js";
+
+const columns = {
+  id: courseModules.id,
+  courseId: courseModules.courseId,
+  title: courseModules.title,
+  description: courseModules.description,
+  position: courseModules.position,
+  status: courseModules.status,
+  unlockAt: courseModules.unlockAt,
+  prerequisiteModuleIds: courseModules.prerequisiteModuleIds,
+  completionRequirement: courseModules.completionRequirement,
+  sequential: courseModules.sequential,
+  // The trigger-kept counter: one primary-key lookup per row instead of counting the module's lessons.
+  lessonCount: sql<number>`coalesce((SELECT c.value FROM tenant_counters c WHERE c.tenant_id = ${qualified(courseModules.tenantId)}
+    AND c.counter = 'lessons:module_id:' || ${qualified(courseModules.id)}), 0)::int`,
+  createdAt: courseModules.createdAt,
+  updatedAt: courseModules.updatedAt,
+};
+
+const ORDER: Record<ModuleSort, SQL[]> = {
+  position: [asc(courseModules.position), asc(courseModules.id)],
+  "-position": [desc(courseModules.position), desc(courseModules.id)],
+  title: [sql`aula_fold(${courseModules.title})`, asc(courseModules.title), asc(courseModules.id)],
+  "-title": [sql`aula_fold(${courseModules.title}) DESC`, desc(courseModules.title), desc(courseModules.id)],
+  createdAt: [asc(courseModules.createdAt), asc(courseModules.id)],
+  "-createdAt": [desc(courseModules.createdAt), desc(courseModules.id)],
+};
+
+function where(tenantId: Bindable, courseId: Bindable, status: Bindable | undefined): SQL {
+  return and(
+    eq(courseModules.tenantId, tenantId),
+    eq(courseModules.courseId, courseId),
+    status === undefined ? undefined : eq(courseModules.status, status),
+  ) as SQL;
+}
+
+export async function listModules(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  filter: { status?: string },
+  sort: ModuleSort,
+  window: PageWindow,
+): Promise<ModuleRecord[]> {
+  const list = `course_modules_${sort.replace("-", "desc_")}`;
+  const rows = await runPageQuery(db, list, tenantId, { courseId, ...filter }, window, (p, name) =>
+    db
+      .select(columns)
+      .from(courseModules)
+      .where(where(p.tenantId, p.courseId as Bindable, p.status))
+      .orderBy(...ORDER[sort])
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
+  return rows as ModuleRecord[];
+}
+
+/** The course's counter when unfiltered; a status filter counts within one course (small, indexed). */
+export async function countModules(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  filter: { status?: string },
+): Promise<number> {
+  if (filter.status === undefined) return readCounter(db, tenantId, `course_modules:course_id:${courseId}`);
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(courseModules)
+    .where(where(tenantId, courseId, filter.status));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findModule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<ModuleRecord | undefined> {
+  const rows = await db
+    .select(columns)
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.id, id)));
+  return rows[0] as ModuleRecord | undefined;
+}
+
+/** A course's modules in position order (the outline, and the answer to a reorder). */
+export async function modulesOfCourse(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+): Promise<ModuleRecord[]> {
+  const rows = await db
+    .select(columns)
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)))
+    .orderBy(asc(courseModules.position), asc(courseModules.id));
+  return rows as ModuleRecord[];
+}
+
+export async function courseExists(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)));
+  return rows.length > 0;
+}
+
+/**
+ * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
+ * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile.
+ */
+export async function lockCourse(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)))
+    .for("no key update");
+  return rows.length > 0;
+}
+
+export interface ModuleLink {
+  id: string;
+  position: number;
+  prerequisiteModuleIds: string[];
+}
+
+/** What prerequisite checks need of every module of a course. */
+export async function structureOf(db: Executor, tenantId: string, courseId: string): Promise<ModuleLink[]> {
+  return db
+    .select({
+      id: courseModules.id,
+      position: courseModules.position,
+      prerequisiteModuleIds: courseModules.prerequisiteModuleIds,
+    })
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)));
+}
+
+export async function countInCourse(db: Executor, tenantId: string, courseId: string): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)));
+  return rows[0]?.n ?? 0;
+}
+
+/** Moves the modules of a course at or after `from` (and up to `to`, when given) by `delta` places. */
+export async function shiftPositions(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  range: { from: number; to?: number },
+  delta: 1 | -1,
+): Promise<void> {
+  await db
+    .update(courseModules)
+    .set({ position: sql`${courseModules.position} + ${delta}`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(courseModules.tenantId, tenantId),
+        eq(courseModules.courseId, courseId),
+        gte(courseModules.position, range.from),
+        range.to === undefined ? undefined : lte(courseModules.position, range.to),
+      ),
+    );
+}
+
+/** Gives the listed modules positions 1..n in the order listed; rows already in place are left untouched. */
+export async function applyOrder(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  ids: readonly string[],
+): Promise<void> {
+  await db.execute(sql`
+    UPDATE ${courseModules} AS m SET position = o.ord, updated_at = now()
+    FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) WITH ORDINALITY AS o(id, ord)
+    WHERE m.tenant_id = ${tenantId} AND m.course_id = ${courseId} AND m.id = o.id::uuid AND m.position <> o.ord`);
+}
+
+export interface ModuleValues {
+  title: string;
+  description: string | null;
+  position: number;
+  status: string;
+  unlockAt: string | null;
+  prerequisiteModuleIds: string[];
+  completionRequirement: string;
+  sequential: boolean;
+}
+
+export async function insertModule(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  values: ModuleValues,
+): Promise<string> {
+  const rows = await db
+    .insert(courseModules)
+    .values({ tenantId, courseId, ...values })
+    .returning({ id: courseModules.id });
+  return (rows[0] as { id: string }).id;
+}
+
+export async function updateModule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  changes: Partial<ModuleValues>,
+): Promise<void> {
+  await db
+    .update(courseModules)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.id, id)));
+}
+
+/** Deletes a module (its lessons and their completions cascade) and drops it from the others' prerequisites. */
+export async function deleteModule(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+  id: string,
+): Promise<void> {
+  await db.delete(courseModules).where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.id, id)));
+  await db
+    .update(courseModules)
+    .set({
+      prerequisiteModuleIds: sql`array_remove(${courseModules.prerequisiteModuleIds}, ${id}::uuid)`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(courseModules.tenantId, tenantId),
+        eq(courseModules.courseId, courseId),
+        sql`${id}::uuid = ANY(${courseModules.prerequisiteModuleIds})`,
+      ),
+    );
+}
+
+/**
+ * Copies a course's modules into another course in one statement, prerequisites pointing at the copies. Returns
+ * the map old module id → new, which the lesson copy needs.
+ */
+export async function copyModules(
+  db: Executor,
+  tenantId: string,
+  fromCourseId: string,
+  toCourseId: string,
+): Promise<Map<string, string>> {
+  const old = await db
+    .select({ id: courseModules.id })
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, fromCourseId)));
+  const map = new Map(old.map((r) => [r.id, randomUUID()]));
+  if (map.size === 0) return map;
+  const pairs = JSON.stringify([...map].map(([oldId, newId]) => ({ old_id: oldId, new_id: newId })));
+  await db.execute(sql`
+    WITH map AS (SELECT * FROM jsonb_to_recordset(${pairs}::jsonb) AS x(old_id uuid, new_id uuid))
+    INSERT INTO ${courseModules} (tenant_id, id, course_id, title, description, position, status, unlock_at,
+      prerequisite_module_ids, completion_requirement, sequential)
+    SELECT m.tenant_id, mm.new_id, ${toCourseId}, m.title, m.description, m.position, m.status, m.unlock_at,
+      ARRAY(SELECT p.new_id FROM unnest(m.prerequisite_module_ids) WITH ORDINALITY AS u(id, ord)
+            JOIN map p ON p.old_id = u.id ORDER BY u.ord),
+      m.completion_requirement, m.sequential
+    FROM ${courseModules} m JOIN map mm ON mm.old_id = m.id
+    WHERE m.tenant_id = ${tenantId} AND m.course_id = ${fromCourseId}`);
+  return map;
+}

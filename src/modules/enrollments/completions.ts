@@ -1,0 +1,186 @@
+import type { Executor } from "../../db/client.js";
+import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
+import { type EventInput, emitEvents } from "../events/emit.js";
+import type { CompletionRecord, ListCompletionsQueryType } from "./completion-schemas.js";
+import * as repo from "./completions-repo.js";
+import { findUserBrief } from "./lookups.js";
+import { lockCurrentEnrollment } from "./repo.js";
+import { percentOf } from "./schemas.js";
+
+export type { CompletionRecord };
+
+/** Enrollments a completion may count against: the learner is taking the course, or has finished it. */
+const CURRENT = new Set(["active", "completed"]);
+
+export interface RecordCompletionInput {
+  tenantId: string;
+  lessonId: string;
+  userId: string;
+  /** `api` for keys, `teacher` for sessions, `quiz` for a quiz submission, … */
+  source: string;
+  timeSpentSeconds?: number | null;
+  scorePercent?: number | null;
+  actor: Actor;
+}
+
+/**
+ * Records the first completion of a lesson by a user, inside the caller's transaction (the quiz module calls it
+ * while submitting an attempt). A repeat writes nothing and emits nothing (`created: false`).
+ *
+ * The user's enrollment in the lesson's course is locked first, so concurrent completions by the same user take
+ * turns: each sees the ones before it, and exactly one of them can finish a module or the course. A first
+ * completion sets the enrollment's `startedAt` and `lastActivityAt`, emits `lesson_completed`, then
+ * `module_completed` when it finishes the required lessons of its module (`all` of them, or `any` one), and
+ * `enrollment_completed` (with the enrollment becoming `completed`) when it finishes those of the course.
+ *
+ * Throws 404 for an unknown lesson or user and 409 `conflict.not_enrolled` without an active or completed
+ * enrollment in the course.
+ */
+export async function recordCompletion(
+  tx: Executor,
+  input: RecordCompletionInput,
+): Promise<{ created: boolean; completion: CompletionRecord }> {
+  const { tenantId, lessonId, userId } = input;
+  const lesson = await repo.findLesson(tx, tenantId, lessonId);
+  if (lesson === undefined) throw notFound();
+  const user = await findUserBrief(tx, tenantId, userId);
+  if (user === undefined) throw notFound();
+  const enrollment = await lockCurrentEnrollment(tx, tenantId, userId, lesson.courseId);
+  if (enrollment === undefined || !CURRENT.has(enrollment.status)) {
+    throw new AppError("conflict", { messageKey: "conflict.not_enrolled" });
+  }
+
+  const completion = await repo.insertCompletion(tx, {
+    tenantId,
+    lessonId,
+    userId,
+    courseId: lesson.courseId,
+    moduleId: lesson.moduleId,
+    enrollmentId: enrollment.id,
+    timeSpentSeconds: input.timeSpentSeconds ?? null,
+    scorePercent: input.scorePercent ?? null,
+    source: input.source,
+  });
+  if (completion === undefined) {
+    const existing = await repo.findCompletion(tx, tenantId, lessonId, userId);
+    return { created: false, completion: existing as CompletionRecord };
+  }
+
+  const at = completion.completedAt;
+  const progress = await repo.courseProgress(tx, tenantId, lesson.courseId, userId, lesson.moduleId);
+  const progressPercent = percentOf(progress.done, progress.total);
+  const courseComplete = progress.total > 0 && progress.done === progress.total;
+  const completesEnrollment = courseComplete && enrollment.status === "active";
+  await repo.markActivity(tx, tenantId, enrollment.id, at, completesEnrollment);
+
+  const ids = { courseId: lesson.courseId, enrollmentId: enrollment.id };
+  const events: EventInput[] = [];
+  const actor = eventActorOf(input.actor);
+  const subject = subjectOf(user);
+  events.push({
+    type: "lesson_completed",
+    data: {
+      ...ids,
+      lessonId,
+      moduleId: lesson.moduleId,
+      completedAt: at,
+      timeSpentSeconds: completion.timeSpentSeconds,
+      scorePercent: completion.scorePercent,
+      progressPercent,
+      courseCompleted: courseComplete,
+    },
+    actor,
+    subject,
+  });
+  if (lesson.counts && finishesModule(lesson.moduleRequirement, progress)) {
+    events.push({
+      type: "module_completed",
+      data: { ...ids, moduleId: lesson.moduleId, completedAt: at, progressPercent },
+      actor,
+      subject,
+    });
+  }
+  if (completesEnrollment) {
+    events.push({
+      type: "enrollment_completed",
+      data: { ...ids, completedAt: at, progressPercent, finalScore: null },
+      actor,
+      subject,
+    });
+  }
+  await emitEvents(tx, tenantId, events);
+  return { created: true, completion };
+}
+
+/**
+ * Whether the completion just counted is the one that finishes its module: the last required lesson under
+ * `all`, the first under `any`. Progress already includes it.
+ */
+function finishesModule(requirement: string, progress: repo.CourseProgress): boolean {
+  if (requirement === "any") return progress.moduleDone === 1;
+  return progress.moduleTotal > 0 && progress.moduleDone === progress.moduleTotal;
+}
+
+/**
+ * Removes a user's completion of a lesson (404 when there is none) and emits `lesson_completion_reset`. A
+ * completed enrollment whose course is no longer complete becomes active again.
+ */
+export async function resetCompletion(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  lessonId: string,
+  userId: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lesson = await repo.findLesson(tx, tenantId, lessonId);
+    if (lesson === undefined) throw notFound();
+    const user = await findUserBrief(tx, tenantId, userId);
+    if (user === undefined) throw notFound();
+    // Same lock order as recordCompletion (the enrollment, then the completion): no deadlock between them.
+    const enrollment = await lockCurrentEnrollment(tx, tenantId, userId, lesson.courseId);
+    const removed = await repo.deleteCompletion(tx, tenantId, lessonId, userId);
+    if (removed === undefined) throw notFound();
+    let progressPercent: number | null = null;
+    if (enrollment !== undefined) {
+      const progress = await repo.courseProgress(tx, tenantId, lesson.courseId, userId, lesson.moduleId);
+      progressPercent = percentOf(progress.done, progress.total);
+      const stillComplete = progress.total > 0 && progress.done === progress.total;
+      if (enrollment.status === "completed" && !stillComplete) {
+        await repo.reopenEnrollment(tx, tenantId, enrollment.id);
+      }
+    }
+    await emitEvents(tx, tenantId, [
+      {
+        type: "lesson_completion_reset",
+        data: {
+          courseId: lesson.courseId,
+          lessonId,
+          moduleId: lesson.moduleId,
+          enrollmentId: enrollment?.id ?? removed.enrollmentId,
+          progressPercent,
+        },
+        actor: eventActorOf(actor),
+        subject: subjectOf(user),
+      },
+    ]);
+  });
+}
+
+export async function listCompletions(
+  db: Executor,
+  tenantId: string,
+  lessonId: string,
+  query: ListCompletionsQueryType,
+) {
+  if ((await repo.findLesson(db, tenantId, lessonId)) === undefined) throw notFound();
+  const window = pageWindow(query);
+  const filter = { userId: query.userId, since: query.since };
+  const [data, total] = await Promise.all([
+    repo.listCompletions(db, tenantId, lessonId, filter, query.sort ?? "-completedAt", window),
+    repo.countCompletions(db, tenantId, lessonId, filter),
+  ]);
+  return pageEnvelope(data, total, window);
+}

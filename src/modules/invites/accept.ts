@@ -1,0 +1,112 @@
+import type { PlanConfig } from "../../config/plans.js";
+import type { Db, Executor } from "../../db/client.js";
+import { hashPassword, sha256Hex } from "../../platform/auth/secrets.js";
+import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { type LimiterFactory, rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import { bulkEnroll } from "../enrollments/bulk-enroll.js";
+import { emitEvent } from "../events/emit.js";
+import type { UserRecord } from "../users/schemas.js";
+import { createUser } from "../users/service.js";
+import { inviteConflict, lifecycleOf } from "./lifecycle.js";
+import * as repo from "./repo.js";
+import type { AcceptInviteInput, InviteRecord } from "./schemas.js";
+
+export interface AcceptDeps {
+  db: Db;
+  plans: PlanConfig;
+}
+
+function assertAcceptable(invite: InviteRecord | undefined): asserts invite is InviteRecord {
+  if (invite === undefined) throw notFound();
+  if (invite.status !== "pending") throw inviteConflict(invite.status);
+}
+
+/**
+ * Turns an invitation into an active user with a password, in one transaction: the user (counted against the
+ * plan's student limit: 422 or 503, nothing created), the class memberships still possible (classes deleted since
+ * are left out), the enrollments in the invitation's courses (likewise), the invitation marked accepted,
+ * `user_created`, `invite_accepted` and `enrollment_created`. The invitation row is
+ * locked first, so two concurrent acceptances of one token create exactly one user; the second gets 409.
+ */
+export async function acceptInvite(
+  deps: AcceptDeps,
+  tenantId: string,
+  input: AcceptInviteInput,
+): Promise<UserRecord> {
+  const tokenHash = sha256Hex(input.token);
+  // A cheap look first, so unknown or used tokens cost no password hashing; the transaction checks again.
+  const glance = await repo.findByTokenHash(deps.db, tenantId, tokenHash);
+  assertAcceptable(glance);
+  const name = input.name ?? glance.name;
+  if (name === null) {
+    throw new AppError("validation_failed", { details: [{ field: "name", key: "field.required" }] });
+  }
+  // scrypt takes a while on purpose: never while holding the locks below.
+  const passwordHash = await hashPassword(input.password);
+  return deps.db.transaction(async (tx) => {
+    const invite = await repo.findByTokenHash(tx, tenantId, tokenHash, true);
+    assertAcceptable(invite);
+    const gone = new Set(await repo.missingClassGroups(tx, tenantId, invite.classGroupIds));
+    const user = await createUser(
+      tx,
+      deps.plans,
+      tenantId,
+      { kind: "system" },
+      {
+        name,
+        email: invite.email,
+        role: invite.role,
+        classGroupIds: invite.classGroupIds.filter((id) => !gone.has(id)),
+      },
+    );
+    await repo.insertPasswordHash(tx, tenantId, user.id, passwordHash);
+    await repo.setStatus(tx, tenantId, invite.id, "accepted", user.id);
+    await emitEvent(tx, {
+      tenantId,
+      type: "invite_accepted",
+      data: { ...lifecycleOf(invite), userId: user.id },
+      actor: { type: "user", id: user.id },
+      subject: { id: user.id, name: user.name, email: user.email, role: user.role },
+    });
+    await enrollInInvitedCourses(tx, tenantId, invite, user);
+    return user;
+  });
+}
+
+/** Enrolls the new user in the invitation's courses (source `invite`); courses deleted since are left out. */
+async function enrollInInvitedCourses(
+  tx: Executor,
+  tenantId: string,
+  invite: InviteRecord,
+  user: UserRecord,
+): Promise<void> {
+  if (invite.courseIds.length === 0) return;
+  const items = invite.courseIds.map((courseId) => ({ userId: user.id, courseId }));
+  await bulkEnroll(tx, tenantId, { kind: "system" }, items, { source: "invite" });
+}
+
+export interface AcceptLimit {
+  limiters: LimiterFactory;
+  /** Failed acceptances allowed per IP within the window (the login budget). */
+  maxPerIp: number;
+  windowSeconds: number;
+}
+
+const PREFIX = "invite-accept:ip";
+
+/**
+ * `acceptInvite` behind a per-IP budget of failures, like sign-in: each attempt takes a point before the token is
+ * looked up (an atomic count, so a burst of guesses cannot all pass) and gives it back when it succeeds.
+ */
+export async function acceptInviteLimited(
+  deps: AcceptDeps & AcceptLimit,
+  tenantId: string,
+  ip: string,
+  input: AcceptInviteInput,
+): Promise<UserRecord> {
+  const window = await deps.limiters.consume(PREFIX, ip, deps.maxPerIp, deps.windowSeconds);
+  if (!window.allowed) throw rateLimited(secondsUntil(window.msBeforeNext));
+  const user = await acceptInvite(deps, tenantId, input);
+  await deps.limiters.refund(PREFIX, ip, deps.maxPerIp, deps.windowSeconds);
+  return user;
+}

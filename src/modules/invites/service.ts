@@ -1,0 +1,199 @@
+import { randomBytes } from "node:crypto";
+import type { Executor } from "../../db/client.js";
+import { sha256Hex } from "../../platform/auth/secrets.js";
+import type { Role } from "../../platform/auth/types.js";
+import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
+import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { type Actor, eventActorOf } from "../events/actor.js";
+import { emitEvent } from "../events/emit.js";
+import { adminRequired, mayAssignRole } from "../users/service.js";
+import { inviteConflict, lifecycleOf } from "./lifecycle.js";
+import * as repo from "./repo.js";
+import {
+  type CreateInviteInput,
+  DEFAULT_TTL_DAYS,
+  type InviteRecord,
+  type IssuedInviteRecord,
+  type ListInvitesQueryType,
+  MAX_TTL_DAYS,
+} from "./schemas.js";
+
+export { acceptInvite, acceptInviteLimited } from "./accept.js";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** 256 bits from the CSPRNG as 64 hex characters; the database keeps only its SHA-256. */
+function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("hex");
+  return { token, hash: sha256Hex(token) };
+}
+
+/** Where the invitee accepts: a page of the tenant's own host, carrying the token. */
+export function acceptUrl(origin: string, token: string): string {
+  return `${origin}/invites/accept?token=${token}`;
+}
+
+/** The expiry asked for, or the default; in the future and at most 90 days ahead. */
+function expiryOf(requested: string | undefined, now = Date.now()): string {
+  if (requested === undefined) return new Date(now + DEFAULT_TTL_DAYS * DAY_MS).toISOString();
+  const at = Date.parse(requested);
+  if (at <= now)
+    throw new AppError("validation_failed", {
+      details: [{ field: "expiresAt", key: "field.future_required" }],
+    });
+  if (at > now + MAX_TTL_DAYS * DAY_MS) {
+    throw new AppError("validation_failed", {
+      details: [{ field: "expiresAt", key: "field.max_days_ahead", params: { days: MAX_TTL_DAYS } }],
+    });
+  }
+  return new Date(at).toISOString();
+}
+
+async function assertReferencesExist(
+  tx: Executor,
+  tenantId: string,
+  courseIds: string[],
+  classGroupIds: string[],
+): Promise<void> {
+  const [courses, groups] = await Promise.all([
+    repo.missingCourses(tx, tenantId, courseIds),
+    repo.missingClassGroups(tx, tenantId, classGroupIds),
+  ]);
+  const details: DetailKey[] = [
+    ...courses.map((id) => ({
+      field: `courseIds[${courseIds.indexOf(id)}]`,
+      key: "field.unknown_course",
+      params: { id },
+    })),
+    ...groups.map((id) => ({
+      field: `classGroupIds[${classGroupIds.indexOf(id)}]`,
+      key: "field.unknown_class_group",
+      params: { id },
+    })),
+  ];
+  if (details.length > 0) throw new AppError("validation_failed", { details });
+}
+
+/** No second live invitation, and no invitation at all for an address that already has an account. */
+async function assertAddressFree(
+  tx: Executor,
+  tenantId: string,
+  email: string,
+  exceptId?: string,
+): Promise<void> {
+  await repo.lockAddress(tx, tenantId, email);
+  if (await repo.userHasEmail(tx, tenantId, email)) {
+    throw new AppError("conflict", { messageKey: "conflict.email_taken" });
+  }
+  if (await repo.hasLivePendingInvite(tx, tenantId, email, exceptId)) throw inviteConflict("pending");
+}
+
+const lowerIds = (ids: readonly string[] | undefined) => [
+  ...new Set((ids ?? []).map((id) => id.toLowerCase())),
+];
+
+export async function listInvites(db: Executor, tenantId: string, query: ListInvitesQueryType) {
+  const window = pageWindow(query);
+  const filter = { status: query.status, email: query.email };
+  const [data, total] = await Promise.all([
+    repo.listInvites(db, tenantId, filter, query.sort ?? "-createdAt", window),
+    repo.countInvites(db, tenantId, filter),
+  ]);
+  return pageEnvelope(data, total, window);
+}
+
+export async function getInvite(db: Executor, tenantId: string, id: string): Promise<InviteRecord> {
+  const invite = await repo.findInvite(db, tenantId, id);
+  if (invite === undefined) throw notFound();
+  return invite;
+}
+
+/**
+ * Creates an invitation and answers its token once. Inviting an administrator needs an administrator's session:
+ * whoever holds the token can become one.
+ */
+export async function createInvite(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  input: CreateInviteInput,
+  origin: string,
+): Promise<IssuedInviteRecord> {
+  const role: Role = input.role ?? "student";
+  if (!mayAssignRole(actor, role)) throw adminRequired();
+  const expiresAt = expiryOf(input.expiresAt);
+  const courseIds = lowerIds(input.courseIds);
+  const classGroupIds = lowerIds(input.classGroupIds);
+  const { token, hash } = newToken();
+  return db.transaction(async (tx) => {
+    await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
+    await assertAddressFree(tx, tenantId, input.email);
+    const id = await repo.insertInvite(tx, tenantId, {
+      email: input.email,
+      name: input.name ?? null,
+      role,
+      courseIds,
+      classGroupIds,
+      message: input.message ?? null,
+      tokenHash: hash,
+      expiresAt,
+      invitedBy: actor.kind === "system" ? null : (eventActorOf(actor) as { type: string; id: string }),
+    });
+    const invite = (await repo.findInvite(tx, tenantId, id)) as InviteRecord;
+    await emitEvent(tx, {
+      tenantId,
+      type: "invite_sent",
+      data: lifecycleOf(invite),
+      actor: eventActorOf(actor),
+    });
+    return { ...invite, token, acceptUrl: acceptUrl(origin, token) };
+  });
+}
+
+/**
+ * Sends a pending (or lapsed) invitation again: a new token replaces the old one, which stops working, and the
+ * expiry moves to 14 days from now. Accepted and revoked invitations are final (409).
+ */
+export async function resendInvite(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+  origin: string,
+): Promise<IssuedInviteRecord> {
+  const { token, hash } = newToken();
+  return db.transaction(async (tx) => {
+    const current = await repo.findInvite(tx, tenantId, id, true);
+    if (current === undefined) throw notFound();
+    if (current.status === "accepted" || current.status === "revoked") throw inviteConflict(current.status);
+    // A fresh token for an administrator's invitation is as powerful as a new one.
+    if (!mayAssignRole(actor, current.role)) throw adminRequired();
+    await assertAddressFree(tx, tenantId, current.email, current.id);
+    await repo.reissue(tx, tenantId, id, hash, expiryOf(undefined));
+    const invite = (await repo.findInvite(tx, tenantId, id)) as InviteRecord;
+    await emitEvent(tx, {
+      tenantId,
+      type: "invite_sent",
+      data: lifecycleOf(invite),
+      actor: eventActorOf(actor),
+    });
+    return { ...invite, token, acceptUrl: acceptUrl(origin, token) };
+  });
+}
+
+/** Revokes an invitation: its token stops working. Revoking twice changes nothing; an accepted one is 409. */
+export async function revokeInvite(db: Executor, tenantId: string, actor: Actor, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await repo.findInvite(tx, tenantId, id, true);
+    if (current === undefined) throw notFound();
+    if (current.status === "accepted") throw inviteConflict("accepted");
+    if (current.status === "revoked") return;
+    await repo.setStatus(tx, tenantId, id, "revoked");
+    await emitEvent(tx, {
+      tenantId,
+      type: "invite_revoked",
+      data: lifecycleOf(current),
+      actor: eventActorOf(actor),
+    });
+  });
+}

@@ -1,0 +1,262 @@
+import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { courseModules, courses, lessonCompletions, lessons } from "../../db/schema/index.js";
+import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { CompletionCriteria, LessonContent, LessonRecord, LessonSort } from "./schemas.js";
+
+const columns = {
+  id: lessons.id,
+  courseId: lessons.courseId,
+  moduleId: lessons.moduleId,
+  title: lessons.title,
+  type: lessons.type,
+  content: lessons.content,
+  position: lessons.position,
+  status: lessons.status,
+  isPreview: lessons.isPreview,
+  durationSeconds: lessons.durationSeconds,
+  requiredForCompletion: lessons.requiredForCompletion,
+  completionCriteria: lessons.completionCriteria,
+  unlockAt: lessons.unlockAt,
+  dueAt: lessons.dueAt,
+  createdAt: lessons.createdAt,
+  updatedAt: lessons.updatedAt,
+};
+
+const ORDER: Record<LessonSort, SQL[]> = {
+  position: [asc(lessons.position), asc(lessons.id)],
+  "-position": [desc(lessons.position), desc(lessons.id)],
+  title: [sql`aula_fold(${lessons.title})`, asc(lessons.title), asc(lessons.id)],
+  "-title": [sql`aula_fold(${lessons.title}) DESC`, desc(lessons.title), desc(lessons.id)],
+  createdAt: [asc(lessons.createdAt), asc(lessons.id)],
+  "-createdAt": [desc(lessons.createdAt), desc(lessons.id)],
+};
+
+export interface LessonFilter {
+  status?: string;
+  type?: string;
+}
+
+function where(tenantId: Bindable, moduleId: Bindable, filter: { status?: Bindable; type?: Bindable }): SQL {
+  return and(
+    eq(lessons.tenantId, tenantId),
+    eq(lessons.moduleId, moduleId),
+    filter.status === undefined ? undefined : eq(lessons.status, filter.status),
+    filter.type === undefined ? undefined : eq(lessons.type, filter.type),
+  ) as SQL;
+}
+
+export async function listLessons(
+  db: Executor,
+  tenantId: string,
+  moduleId: string,
+  filter: LessonFilter,
+  sort: LessonSort,
+  window: PageWindow,
+): Promise<LessonRecord[]> {
+  const list = `lessons_${sort.replace("-", "desc_")}`;
+  const rows = await runPageQuery(db, list, tenantId, { moduleId, ...filter }, window, (p, name) =>
+    db
+      .select(columns)
+      .from(lessons)
+      .where(where(p.tenantId, p.moduleId as Bindable, p))
+      .orderBy(...ORDER[sort])
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
+  return rows as LessonRecord[];
+}
+
+/** The module's counter when unfiltered; a filtered list counts its own rows within one module (small). */
+export async function countLessons(
+  db: Executor,
+  tenantId: string,
+  moduleId: string,
+  filter: LessonFilter,
+): Promise<number> {
+  if (filter.status === undefined && filter.type === undefined) {
+    return readCounter(db, tenantId, `lessons:module_id:${moduleId}`);
+  }
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(lessons)
+    .where(where(tenantId, moduleId, filter));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findLesson(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  lock?: "share" | "update",
+): Promise<LessonRecord | undefined> {
+  const query = db
+    .select(columns)
+    .from(lessons)
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.id, id)));
+  const rows =
+    lock === undefined ? await query : await query.for(lock === "share" ? "share" : "no key update");
+  return rows[0] as LessonRecord | undefined;
+}
+
+/** All lessons of a course, module by module in position order: the outline's leaves. */
+export async function lessonsOfCourse(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+): Promise<LessonRecord[]> {
+  const rows = await db
+    .select(columns)
+    .from(lessons)
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.courseId, courseId)))
+    .orderBy(asc(lessons.moduleId), asc(lessons.position), asc(lessons.id));
+  return rows as LessonRecord[];
+}
+
+/** A module's lessons in position order (the answer to a reorder). */
+export async function lessonsOfModule(
+  db: Executor,
+  tenantId: string,
+  moduleId: string,
+): Promise<LessonRecord[]> {
+  const rows = await db
+    .select(columns)
+    .from(lessons)
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.moduleId, moduleId)))
+    .orderBy(asc(lessons.position), asc(lessons.id));
+  return rows as LessonRecord[];
+}
+
+/**
+ * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
+ * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile.
+ */
+export async function lockCourse(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)))
+    .for("no key update");
+  return rows.length > 0;
+}
+
+export async function findModule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<{ id: string; courseId: string } | undefined> {
+  const rows = await db
+    .select({ id: courseModules.id, courseId: courseModules.courseId })
+    .from(courseModules)
+    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.id, id)));
+  return rows[0];
+}
+
+export async function lessonIdsOfModule(db: Executor, tenantId: string, moduleId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: lessons.id })
+    .from(lessons)
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.moduleId, moduleId)));
+  return rows.map((r) => r.id);
+}
+
+export async function countInModule(db: Executor, tenantId: string, moduleId: string): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(lessons)
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.moduleId, moduleId)));
+  return rows[0]?.n ?? 0;
+}
+
+/** Moves the lessons of a module at or after `from` (and up to `to`, when given) by `delta` places. */
+export async function shiftPositions(
+  db: Executor,
+  tenantId: string,
+  moduleId: string,
+  range: { from: number; to?: number },
+  delta: 1 | -1,
+): Promise<void> {
+  await db
+    .update(lessons)
+    .set({ position: sql`${lessons.position} + ${delta}`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(lessons.tenantId, tenantId),
+        eq(lessons.moduleId, moduleId),
+        gte(lessons.position, range.from),
+        range.to === undefined ? undefined : lte(lessons.position, range.to),
+      ),
+    );
+}
+
+/** Gives the listed lessons positions 1..n in the order listed; rows already in place are left untouched. */
+export async function applyOrder(
+  db: Executor,
+  tenantId: string,
+  moduleId: string,
+  ids: readonly string[],
+): Promise<void> {
+  await db.execute(sql`
+    UPDATE ${lessons} AS l SET position = o.ord, updated_at = now()
+    FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) WITH ORDINALITY AS o(id, ord)
+    WHERE l.tenant_id = ${tenantId} AND l.module_id = ${moduleId} AND l.id = o.id::uuid AND l.position <> o.ord`);
+}
+
+export interface LessonValues {
+  title: string;
+  type: string;
+  content: LessonContent;
+  position: number;
+  status: string;
+  isPreview: boolean;
+  durationSeconds: number | null;
+  requiredForCompletion: boolean;
+  completionCriteria: CompletionCriteria;
+  unlockAt: string | null;
+  dueAt: string | null;
+}
+
+export async function insertLesson(
+  db: Executor,
+  tenantId: string,
+  parent: { courseId: string; moduleId: string },
+  values: LessonValues,
+): Promise<string> {
+  const rows = await db
+    .insert(lessons)
+    .values({ tenantId, ...parent, ...values })
+    .returning({ id: lessons.id });
+  return (rows[0] as { id: string }).id;
+}
+
+export async function updateLesson(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  changes: Partial<LessonValues> & { moduleId?: string },
+): Promise<void> {
+  await db
+    .update(lessons)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.id, id)));
+}
+
+export async function deleteLesson(db: Executor, tenantId: string, id: string): Promise<void> {
+  await db.delete(lessons).where(and(eq(lessons.tenantId, tenantId), eq(lessons.id, id)));
+}
+
+/** Completions copy their lesson's module (for per-module progress); a moved lesson takes them along. */
+export async function moveCompletions(
+  db: Executor,
+  tenantId: string,
+  lessonId: string,
+  moduleId: string,
+): Promise<void> {
+  await db
+    .update(lessonCompletions)
+    .set({ moduleId })
+    .where(and(eq(lessonCompletions.tenantId, tenantId), eq(lessonCompletions.lessonId, lessonId)));
+}

@@ -1,0 +1,250 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
+import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { enrollments, quizAttempts, users } from "../../db/schema/index.js";
+import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { QuestionContent, QuestionType } from "../question-banks/service.js";
+import type { AttemptSort, AttemptStatus } from "./attempt-schemas.js";
+import type { ScoredAnswer } from "./scoring.js";
+
+/**
+ * A drawn question as the attempt keeps it: the pinned version's content and key, so the attempt is scored and
+ * shown the same way whatever later happens to the question or its bank.
+ */
+export interface DrawnQuestion {
+  questionId: string;
+  version: number;
+  sectionId: string;
+  type: QuestionType;
+  stem: string;
+  content: QuestionContent;
+  points: number;
+  /** The order shown to the person taking it, where the key's order would give the answer away. */
+  display?: { right?: string[]; items?: string[] };
+}
+
+export interface AttemptRow {
+  id: string;
+  quizId: string;
+  userId: string;
+  enrollmentId: string | null;
+  attemptNumber: number;
+  status: AttemptStatus;
+  startedAt: string;
+  submittedAt: string | null;
+  timeSpentSeconds: number | null;
+  score: number | null;
+  maxScore: number | null;
+  percent: number | null;
+  passed: boolean | null;
+  questions: DrawnQuestion[];
+  answers: ScoredAnswer[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const columns = {
+  id: quizAttempts.id,
+  quizId: quizAttempts.quizId,
+  userId: quizAttempts.userId,
+  enrollmentId: quizAttempts.enrollmentId,
+  attemptNumber: quizAttempts.attemptNumber,
+  status: quizAttempts.status,
+  startedAt: quizAttempts.startedAt,
+  submittedAt: quizAttempts.submittedAt,
+  timeSpentSeconds: quizAttempts.timeSpentSeconds,
+  score: quizAttempts.score,
+  maxScore: quizAttempts.maxScore,
+  percent: quizAttempts.percent,
+  passed: quizAttempts.passed,
+  questions: quizAttempts.questions,
+  answers: quizAttempts.answers,
+  createdAt: quizAttempts.createdAt,
+  updatedAt: quizAttempts.updatedAt,
+};
+
+export interface AttemptFilter {
+  userId?: string;
+  status?: AttemptStatus;
+}
+
+function where(tenantId: Bindable, f: { quiz: Bindable; user?: Bindable; status?: Bindable }): SQL {
+  return and(
+    eq(quizAttempts.tenantId, tenantId),
+    eq(quizAttempts.quizId, f.quiz),
+    f.user === undefined ? undefined : eq(quizAttempts.userId, f.user),
+    f.status === undefined ? undefined : eq(quizAttempts.status, f.status),
+  ) as SQL;
+}
+
+const bindings = (quizId: string, filter: AttemptFilter) => ({
+  quiz: quizId,
+  user: filter.userId,
+  status: filter.status,
+});
+
+/** Every order ends on the id, so equal values page stably; attempts without a score come last either way. */
+const ORDER: Record<AttemptSort, SQL[]> = {
+  createdAt: [asc(quizAttempts.createdAt), asc(quizAttempts.id)],
+  "-createdAt": [desc(quizAttempts.createdAt), desc(quizAttempts.id)],
+  score: [sql`${quizAttempts.score} ASC NULLS LAST`, asc(quizAttempts.id)],
+  "-score": [sql`${quizAttempts.score} DESC NULLS LAST`, desc(quizAttempts.id)],
+};
+
+export async function listAttempts(
+  db: Executor,
+  tenantId: string,
+  quizId: string,
+  filter: AttemptFilter,
+  sort: AttemptSort,
+  window: PageWindow,
+): Promise<AttemptRow[]> {
+  const list = `qatt_${sort.replace("-", "d_")}`;
+  const rows = await runPageQuery(db, list, tenantId, bindings(quizId, filter), window, (p, name) =>
+    db
+      .select(columns)
+      .from(quizAttempts)
+      .where(where(p.tenantId, p as { quiz: Bindable; user?: Bindable; status?: Bindable }))
+      .orderBy(...ORDER[sort])
+      .limit(p.limit)
+      .offset(p.offset)
+      .prepare(name),
+  );
+  return rows as AttemptRow[];
+}
+
+/** A quiz's unfiltered total is its counter; a filtered one counts within the quiz, through its index. */
+export async function countAttempts(
+  db: Executor,
+  tenantId: string,
+  quizId: string,
+  filter: AttemptFilter,
+): Promise<number> {
+  if (filter.userId === undefined && filter.status === undefined) {
+    return readCounter(db, tenantId, `quiz_attempts:quiz_id:${quizId}`);
+  }
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(quizAttempts)
+    .where(where(tenantId, bindings(quizId, filter)));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findAttempt(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  lock = false,
+): Promise<AttemptRow | undefined> {
+  const query = db
+    .select(columns)
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.tenantId, tenantId), eq(quizAttempts.id, id)));
+  const rows = await (lock ? query.for("update") : query);
+  return rows[0] as AttemptRow | undefined;
+}
+
+/** How many attempts the user made at the quiz, the last attempt number, and whether one is still open. */
+export async function attemptsOfUser(
+  tx: Executor,
+  tenantId: string,
+  quizId: string,
+  userId: string,
+): Promise<{ count: number; last: number; open: boolean }> {
+  const rows = await tx
+    .select({
+      count: sql<number>`count(*)::int`,
+      last: sql<number>`coalesce(max(${quizAttempts.attemptNumber}), 0)::int`,
+      open: sql<boolean>`coalesce(bool_or(${quizAttempts.status} = 'in_progress'), false)`,
+    })
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.tenantId, tenantId),
+        eq(quizAttempts.quizId, quizId),
+        eq(quizAttempts.userId, userId),
+      ),
+    );
+  return rows[0] ?? { count: 0, last: 0, open: false };
+}
+
+export async function insertAttempt(
+  tx: Executor,
+  tenantId: string,
+  values: {
+    quizId: string;
+    userId: string;
+    enrollmentId: string;
+    attemptNumber: number;
+    questions: DrawnQuestion[];
+    maxScore: number;
+  },
+): Promise<AttemptRow> {
+  const rows = await tx
+    .insert(quizAttempts)
+    .values({ tenantId, ...values, status: "in_progress" })
+    .returning(columns);
+  return rows[0] as AttemptRow;
+}
+
+export async function updateAttempt(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  changes: {
+    status: AttemptStatus;
+    answers: ScoredAnswer[];
+    score: number;
+    maxScore: number;
+    percent: number;
+    passed: boolean | null;
+    submittedAt?: SQL;
+    timeSpentSeconds?: number;
+    gradedBy?: unknown;
+  },
+): Promise<AttemptRow> {
+  const rows = await tx
+    .update(quizAttempts)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(quizAttempts.tenantId, tenantId), eq(quizAttempts.id, id)))
+    .returning(columns);
+  return rows[0] as AttemptRow;
+}
+
+export async function findUser(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<{ id: string; name: string; email: string; role: string } | undefined> {
+  const rows = await db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
+  return rows[0];
+}
+
+/**
+ * The user's current enrollment in the course (active or completed), locked until the caller's transaction ends:
+ * two attempts started at once for the same user queue here, so attempt numbers and limits hold.
+ */
+export async function lockCurrentEnrollment(
+  tx: Executor,
+  tenantId: string,
+  userId: string,
+  courseId: string,
+): Promise<string | undefined> {
+  const rows = await tx
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(
+      and(
+        eq(enrollments.tenantId, tenantId),
+        eq(enrollments.userId, userId),
+        eq(enrollments.courseId, courseId),
+        inArray(enrollments.status, ["active", "completed"]),
+      ),
+    )
+    .for("update");
+  return rows[0]?.id;
+}
