@@ -25,20 +25,38 @@ export interface ServerConfig {
    * (c)'s app never gets it, so its figures stay comparable with runs made before (e) existed.
    */
   billingEnv?: Record<string, string>;
+  /**
+   * Wrap `pg.Client.prototype.query` in the child so that the parent can record every statement the driver
+   * executes ("queryLog"); for (i) only, so that no other server pays even the wrapper's flag check.
+   */
+  queryLog?: boolean;
+}
+
+/** A statement the driver executed: which connection, its text (whitespace folded, cut), how long it took. */
+export interface LoggedQuery {
+  /** A number per pg.Client (connection) of the child, in order of first use while recording. */
+  client: number;
+  text: string;
+  /** From the driver call to its result (includes waiting behind the connection's previous statement). */
+  ms: number;
 }
 
 export type ChildMessage =
   | { type: "ready"; ports: Partial<Record<Variant, number>> }
   | { type: "error"; message: string }
-  | { type: "paymentEvents"; requestId: number; total: number; matching: number };
+  | { type: "paymentEvents"; requestId: number; total: number; matching: number }
+  | { type: "queryLog"; requestId: number; queries: LoggedQuery[] };
 
 /**
  * `paymentEvents`: the child counts payment_events rows (all of them, and those whose event_id is in `eventIds`)
  * through its own connection, since a PGlite data directory serves one process only. Sent between measurements.
+ * `queryLog` (with ServerConfig.queryLog): `start` empties the log and records from then on, `take` stops
+ * recording and answers with what was recorded.
  */
 export type ParentMessage =
   | { type: "stop" }
-  | { type: "paymentEvents"; requestId: number; eventIds: string[] };
+  | { type: "paymentEvents"; requestId: number; eventIds: string[] }
+  | { type: "queryLog"; requestId: number; action: "start" | "take" };
 
 export const SERVER_CONFIG_ENV = "BENCH_SERVER_CONFIG";
 

@@ -41,7 +41,6 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +57,7 @@ import {
   LOOP,
   measureDeliveries,
 } from "./deliveries.js";
+import { requestJson } from "./http.js";
 import type { BenchDb, ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
@@ -214,32 +214,6 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const result = await fn();
   log(`${label} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   return result;
-}
-
-/** One request to the local server; the body is parsed as JSON when it is JSON. */
-function requestJson(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolvePromise, reject) => {
-    const method = body === undefined ? "GET" : "POST";
-    const req = request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        try {
-          resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
-        } catch {
-          resolvePromise({ status: res.statusCode ?? 0, body: text });
-        }
-      });
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 interface CoursePageBody {

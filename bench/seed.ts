@@ -37,9 +37,14 @@ export async function makeTenant(db: Db, plans: PlanConfig, prefix: string): Pro
  * layer takes these limits; the HTTP route's schema would cap them lower.
  */
 export async function makeReadKey(db: Db, tenant: BenchTenant): Promise<string> {
+  return makeKey(db, tenant, ["courses:read"]);
+}
+
+/** A `custom` key with these scopes and limits no run reaches (see makeReadKey); its secret. */
+export async function makeKey(db: Db, tenant: BenchTenant, scopes: string[]): Promise<string> {
   const key = await createApiKey(db, tenant.id, tenant.adminUserId, {
     name: "bench",
-    scopes: ["courses:read"],
+    scopes,
     rateTier: "custom",
     customLimits: { perHour: 1_000_000_000, perMinute: 1_000_000_000 },
   });

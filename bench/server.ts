@@ -10,14 +10,18 @@
  *       list's queries costs; d/b is what the auth pipeline and the rest of the app cost;
  *   (e) the real app again, configured for billing (`ServerConfig.billingEnv`: webhook secret, prices, a Stripe
  *       API base nobody listens on), for POST /api/webhooks/stripe; (f) is the same app and route, loaded with
- *       copies of one event instead of distinct ones.
+ *       copies of one event instead of distinct ones;
+ *   (i), (j) the real app of (c) again, in servers of their own (bench/catalogue.ts): (i)'s with the driver's
+ *       statements recorded on demand (`ServerConfig.queryLog`, see logQueries).
  * Each listens on its own port on 127.0.0.1; the ports go to the parent in a "ready" message. Between
  * measurements the parent may ask for payment_events counts ("paymentEvents"), answered through this process's
- * connection: a PGlite data directory serves one process at a time.
+ * connection: a PGlite data directory serves one process at a time; and for the statements recorded
+ * ("queryLog").
  */
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
+import pg from "pg";
 import { buildApp, LOG_REDACT } from "../src/app.js";
 import { loadConfig } from "../src/config/index.js";
 import { type Database, openDatabase } from "../src/db/client.js";
@@ -26,7 +30,7 @@ import { tenantOf } from "../src/platform/auth/request.js";
 import { createContext } from "../src/platform/context.js";
 import type { App } from "../src/platform/http/types.js";
 import { pageEnvelope, pageWindow } from "../src/platform/pagination/pagination.js";
-import type { ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
+import type { ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV } from "./protocol.js";
 import { pageQuery, totalQuery } from "./queries.js";
 
@@ -112,11 +116,59 @@ async function countPaymentEvents(
   return res.rows[0] ?? { total: 0, matching: 0 };
 }
 
+/** What logQueries records while `recording` is on. */
+const queryLog = {
+  recording: false,
+  queries: [] as LoggedQuery[],
+  clients: new WeakMap<object, number>(),
+  nextClient: 1,
+};
+
+/**
+ * Wraps pg.Client.prototype.query, through which every statement of the app passes: drizzle's node-postgres
+ * session calls it on a pooled client in transactions and on the Pool otherwise, and Pool.query calls it on the
+ * client it checks out (with a callback; drizzle's own calls use the promise). Each call is one statement sent
+ * (BEGIN and COMMIT included), named prepared statements too. Recording only while the parent asks.
+ */
+function logQueries(): void {
+  type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+  const original = pg.Client.prototype.query as unknown as Query;
+  const wrapped: Query = function (this: pg.Client, ...args) {
+    if (!queryLog.recording) return original.apply(this, args);
+    let client = queryLog.clients.get(this);
+    if (client === undefined) {
+      client = queryLog.nextClient++;
+      queryLog.clients.set(this, client);
+    }
+    const first = args[0];
+    const text = typeof first === "string" ? first : ((first as { text?: string } | null)?.text ?? "");
+    const entry: LoggedQuery = { client, text: text.replace(/\s+/g, " ").trim().slice(0, 200), ms: 0 };
+    queryLog.queries.push(entry);
+    const started = performance.now();
+    const done = () => {
+      entry.ms = Math.round((performance.now() - started) * 100) / 100;
+    };
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (...results: unknown[]) => {
+        done();
+        return (last as (...r: unknown[]) => unknown)(...results);
+      };
+      return original.apply(this, args);
+    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise) result.then(done, done);
+    return result;
+  };
+  pg.Client.prototype.query = wrapped as unknown as typeof pg.Client.prototype.query;
+}
+
 const raw = process.env[SERVER_CONFIG_ENV];
 if (raw === undefined) throw new Error(`${SERVER_CONFIG_ENV} is not set: run this through bench/run.ts`);
 const config = JSON.parse(raw) as ServerConfig;
 
 async function main(): Promise<void> {
+  if (config.queryLog === true) logQueries();
   const needsDb = config.variants.some((v) => v !== "a");
   const database = needsDb
     ? await openDatabase(
@@ -148,6 +200,21 @@ async function main(): Promise<void> {
   if (config.variants.includes("f")) ports.f = ports.e;
 
   process.on("message", (message: ParentMessage) => {
+    if (message.type === "queryLog") {
+      if (config.queryLog !== true) {
+        send({ type: "error", message: "queryLog: this server does not record statements" });
+        return;
+      }
+      if (message.action === "start") {
+        queryLog.queries = [];
+        queryLog.recording = true;
+        send({ type: "queryLog", requestId: message.requestId, queries: [] });
+      } else {
+        queryLog.recording = false;
+        send({ type: "queryLog", requestId: message.requestId, queries: queryLog.queries });
+      }
+      return;
+    }
     if (message.type === "paymentEvents") {
       if (database === undefined) {
         send({ type: "error", message: "paymentEvents: this server has no database" });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
+import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { courseModules, courses } from "../../db/schema/index.js";
@@ -145,47 +146,17 @@ export async function structureOf(db: Executor, tenantId: string, courseId: stri
     .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)));
 }
 
-export async function countInCourse(db: Executor, tenantId: string, courseId: string): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(courseModules)
-    .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)));
-  return rows[0]?.n ?? 0;
-}
+const siblings = orderedSiblings({
+  table: courseModules,
+  tenantId: courseModules.tenantId,
+  parentId: courseModules.courseId,
+  id: courseModules.id,
+  position: courseModules.position,
+});
 
-/** Moves the modules of a course at or after `from` (and up to `to`, when given) by `delta` places. */
-export async function shiftPositions(
-  db: Executor,
-  tenantId: string,
-  courseId: string,
-  range: { from: number; to?: number },
-  delta: 1 | -1,
-): Promise<void> {
-  await db
-    .update(courseModules)
-    .set({ position: sql`${courseModules.position} + ${delta}`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(courseModules.tenantId, tenantId),
-        eq(courseModules.courseId, courseId),
-        gte(courseModules.position, range.from),
-        range.to === undefined ? undefined : lte(courseModules.position, range.to),
-      ),
-    );
-}
-
-/** Gives the listed modules positions 1..n in the order listed; rows already in place are left untouched. */
-export async function applyOrder(
-  db: Executor,
-  tenantId: string,
-  courseId: string,
-  ids: readonly string[],
-): Promise<void> {
-  await db.execute(sql`
-    UPDATE ${courseModules} AS m SET position = o.ord, updated_at = now()
-    FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) WITH ORDINALITY AS o(id, ord)
-    WHERE m.tenant_id = ${tenantId} AND m.course_id = ${courseId} AND m.id = o.id::uuid AND m.position <> o.ord`);
-}
+export const countInCourse = siblings.count;
+export const shiftPositions = siblings.shift;
+export const applyOrder = siblings.applyOrder;
 
 export interface ModuleValues {
   title: string;

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
+import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courseModules, courses, lessonCompletions, lessons } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
@@ -163,47 +164,17 @@ export async function lessonIdsOfModule(db: Executor, tenantId: string, moduleId
   return rows.map((r) => r.id);
 }
 
-export async function countInModule(db: Executor, tenantId: string, moduleId: string): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(lessons)
-    .where(and(eq(lessons.tenantId, tenantId), eq(lessons.moduleId, moduleId)));
-  return rows[0]?.n ?? 0;
-}
+const siblings = orderedSiblings({
+  table: lessons,
+  tenantId: lessons.tenantId,
+  parentId: lessons.moduleId,
+  id: lessons.id,
+  position: lessons.position,
+});
 
-/** Moves the lessons of a module at or after `from` (and up to `to`, when given) by `delta` places. */
-export async function shiftPositions(
-  db: Executor,
-  tenantId: string,
-  moduleId: string,
-  range: { from: number; to?: number },
-  delta: 1 | -1,
-): Promise<void> {
-  await db
-    .update(lessons)
-    .set({ position: sql`${lessons.position} + ${delta}`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(lessons.tenantId, tenantId),
-        eq(lessons.moduleId, moduleId),
-        gte(lessons.position, range.from),
-        range.to === undefined ? undefined : lte(lessons.position, range.to),
-      ),
-    );
-}
-
-/** Gives the listed lessons positions 1..n in the order listed; rows already in place are left untouched. */
-export async function applyOrder(
-  db: Executor,
-  tenantId: string,
-  moduleId: string,
-  ids: readonly string[],
-): Promise<void> {
-  await db.execute(sql`
-    UPDATE ${lessons} AS l SET position = o.ord, updated_at = now()
-    FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) WITH ORDINALITY AS o(id, ord)
-    WHERE l.tenant_id = ${tenantId} AND l.module_id = ${moduleId} AND l.id = o.id::uuid AND l.position <> o.ord`);
-}
+export const countInModule = siblings.count;
+export const shiftPositions = siblings.shift;
+export const applyOrder = siblings.applyOrder;
 
 export interface LessonValues {
   title: string;
