@@ -16,25 +16,41 @@
  *   (g) outbound webhook deliveries: BENCH_DELIVERIES deliveries written by the fan-out (emitEvent), then
  *       drained by startDeliveryLoop with production's options to the same receiver — deliveries/s, and g/g0;
  *   (h) end to end: events emitted one per transaction at 50/s while the loop runs — commit → receipt, p50/p99
- *       (and how much of it is the wait in the outbox, i.e. the loop's poll interval).
+ *       (and how much of it is the wait in the outbox, i.e. the loop's poll interval);
+ *   (i) POST /api/institution/enrollments/bulk with 1,000 items (existing users by userId, one course) through the
+ *       real app, each request on a fresh course and fresh users so every item is `created` — seconds per
+ *       request (median of 5, after one unmeasured), and the SQL statements the `pg` driver executed during the
+ *       request, per request and per item (recorded in the server child, BEGIN/COMMIT included; split into the
+ *       service's transaction and the rest), with those of a 5-item request beside them;
+ *   (j) GET /api/institution/enrollments?courseId=…&perPage=100 on a course with 10,000 enrollments, 20
+ *       required published lessons in 4 modules (plus a draft and an optional one) and ~100k completions
+ *       (user n completed n mod 21 lessons), under autocannon as (c) — page 1 (j1) and page 50 (j50): requests/s,
+ *       p50/p99 (bench/catalogue.ts).
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
- * (g0), (g), (h) on PostgreSQL only, after (e) and (f) (bench/deliveries.ts).
+ * (g0), (g), (h) on PostgreSQL only, after (e) and (f) (bench/deliveries.ts); (i) and (j) on PostgreSQL only, last,
+ * for a tenant of their own, each in a server child of its own (bench/catalogue.ts).
  * The server runs in a child process (bench/server.ts), autocannon here, so each has a core; likewise the
  * delivery worker (bench/delivery-worker.ts), with the receiver and the emitting here.
  * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), a
  * table of (e) and (f) with their checks (every `applied`/`stale` answer has its payment_events row, duplicates
  * add none), a table of (g0), (g), (h) with theirs (every delivery succeeded after one attempt and was received
- * exactly once, sampled signatures verify), and writes bench/results/latest.json plus a dated copy.
+ * exactly once, sampled signatures verify), a table of (i) and (j) with theirs ((i): every item `created`, the
+ * course has 1,000 enrollments and platform_events one enrollment_created row for each; (j): each item of the
+ * page read before the load has the progressPercent, lessonsCompleted and lessonsTotal a direct SQL computation
+ * gives, the page is newest first with total 10,000, and the load saw no non-2xx) and the EXPLAIN of (j)'s page
+ * query at page 50, and writes bench/results/latest.json plus a dated copy.
  *
  * Environment: BENCH_DATABASE_URL (an existing database to use instead of creating aula_bench on
  * 127.0.0.1:5432), BENCH_DURATION / BENCH_WARMUP (seconds, default 10 / 2), BENCH_CONNECTIONS (50),
  * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_WEBHOOK_TENANTS (200; 0
- * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g); 0 skips (g0), (g) and (h)), BENCH_CPU_PROF (a directory:
- * the server child and the delivery worker run with --cpu-prof and write one profile per start there). Runs with
- * any of these changed write bench/results/latest.tmp.json instead, so quick runs never replace the committed
- * results.
+ * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g); 0 skips (g0), (g) and (h)), BENCH_CATALOGUE (1; 0 skips
+ * (i) and (j)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
+ * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
+ * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
+ * in about two minutes:
+ *   BENCH_SIZES= BENCH_PGLITE_ROWS=0 BENCH_WEBHOOK_TENANTS=0 BENCH_DELIVERIES=0 npm run bench
  *
  * The machine is shared by the server, PostgreSQL and autocannon, so anything else running skews the figures:
  * each measurement records the CPU that other processes used meanwhile ("other cpu", in cores, from /proc).
@@ -49,6 +65,15 @@ import pg from "pg";
 import { loadPlanConfig } from "../src/config/plans.js";
 import { type Database, openDatabase } from "../src/db/client.js";
 import {
+  BULK_ITEMS,
+  type CatalogueCheck,
+  type CataloguePlan,
+  type CatalogueScenario,
+  DEEP_PAGE,
+  measureCatalogue,
+  PROGRESS_ENROLLMENTS,
+} from "./catalogue.js";
+import {
   type DeliveryCheck,
   type DeliveryMeasurement,
   type DeliveryScenario,
@@ -58,7 +83,7 @@ import {
   measureDeliveries,
 } from "./deliveries.js";
 import { requestJson } from "./http.js";
-import type { BenchDb, ChildMessage, ParentMessage, ServerConfig, Variant } from "./protocol.js";
+import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
 import {
@@ -116,18 +141,23 @@ const settings = {
   pgliteRows: envInt("BENCH_PGLITE_ROWS", 100_000),
   webhookTenants: envInt("BENCH_WEBHOOK_TENANTS", 200),
   deliveries: envInt("BENCH_DELIVERIES", 10_000),
+  catalogue: envInt("BENCH_CATALOGUE", 1) > 0,
   cpuProfDir: process.env.BENCH_CPU_PROF,
 };
-const customised = [
-  "BENCH_CONNECTIONS",
-  "BENCH_WARMUP",
-  "BENCH_DURATION",
-  "BENCH_SIZES",
-  "BENCH_PGLITE_ROWS",
-  "BENCH_WEBHOOK_TENANTS",
-  "BENCH_DELIVERIES",
-  "BENCH_CPU_PROF",
-].some((name) => process.env[name] !== undefined && process.env[name] !== "");
+const customised =
+  [
+    "BENCH_CONNECTIONS",
+    "BENCH_WARMUP",
+    "BENCH_DURATION",
+    "BENCH_SIZES",
+    "BENCH_PGLITE_ROWS",
+    "BENCH_WEBHOOK_TENANTS",
+    "BENCH_DELIVERIES",
+    "BENCH_CATALOGUE",
+    "BENCH_CPU_PROF",
+  ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
+  // Empty is not the default here: it measures no size.
+  process.env.BENCH_SIZES !== undefined;
 
 // ---------------------------------------------------------------------------------------------- results
 
@@ -141,15 +171,18 @@ const SCENARIO_NAMES: Record<Variant, string> = {
 };
 
 interface Measurement {
-  scenario: Variant | DeliveryScenario;
+  scenario: Variant | DeliveryScenario | CatalogueScenario;
   name: string;
   db: "postgres" | "pglite" | "none";
   /**
    * Courses of the measured tenant; for (e) and (f), the number of subscribed tenants; for (g0) requests, (g)
-   * deliveries, (h) events.
+   * deliveries, (h) events; (i) items per request; (j) enrollments of the course.
    */
   rows: number;
-  /** Requests per second; for (e) and (f), events per second; (g) deliveries/s; (h) events emitted per second. */
+  /**
+   * Requests per second; for (e) and (f), events per second; (g) deliveries/s; (h) events emitted per second;
+   * (i) items enrolled per second at the median request.
+   */
   reqPerSec: number;
   latencyMs: { p50: number; p99: number; average: number; max: number };
   requests: { total: number; non2xx: number; errors: number; timeouts: number };
@@ -161,6 +194,8 @@ interface Measurement {
   webhook?: WebhookCheck;
   /** (g0), (g), (h): what the receiver and the delivery log say (bench/deliveries.ts). */
   delivery?: DeliveryCheck;
+  /** (i), (j): statements, outcomes, and progress against SQL (bench/catalogue.ts). */
+  catalogue?: CatalogueCheck;
 }
 
 interface WebhookCheck {
@@ -337,7 +372,14 @@ interface RunningServer {
   stop(): Promise<void>;
   /** payment_events rows, all and those of `eventIds`, counted by the child (protocol.ts, "paymentEvents"). */
   paymentEvents(eventIds: string[]): Promise<PaymentEventCounts>;
+  /** With ServerConfig.queryLog: start recording the driver's statements, or take them (protocol.ts). */
+  queryLog(action: "start" | "take"): Promise<LoggedQuery[]>;
 }
+
+/** The messages of the parent that the child answers, without their requestId. */
+type Question =
+  | { type: "paymentEvents"; eventIds: string[] }
+  | { type: "queryLog"; action: "start" | "take" };
 
 let serverStarts = 0;
 
@@ -361,27 +403,37 @@ function startServer(config: ServerConfig, tag: string): Promise<RunningServer> 
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
-  const pending = new Map<number, { resolve: (c: PaymentEventCounts) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (m: ChildMessage) => void; reject: (e: Error) => void }>();
   let requestIds = 0;
   const failPending = (err: Error) => {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
   child.on("message", (message: ChildMessage) => {
-    if (message.type === "paymentEvents") {
-      pending.get(message.requestId)?.resolve({ total: message.total, matching: message.matching });
+    if (message.type === "paymentEvents" || message.type === "queryLog") {
+      pending.get(message.requestId)?.resolve(message);
       pending.delete(message.requestId);
     } else if (message.type === "error") {
       failPending(new Error(`server child: ${message.message}`));
     }
   });
   child.once("exit", () => failPending(new Error("server child exited")));
-  const paymentEvents = (eventIds: string[]) =>
-    new Promise<PaymentEventCounts>((resolveCounts, reject) => {
+  const ask = (question: Question) =>
+    new Promise<ChildMessage>((resolveAnswer, reject) => {
       const requestId = ++requestIds;
-      pending.set(requestId, { resolve: resolveCounts, reject });
-      child.send({ type: "paymentEvents", requestId, eventIds } satisfies ParentMessage);
+      pending.set(requestId, { resolve: resolveAnswer, reject });
+      child.send({ ...question, requestId } satisfies ParentMessage);
     });
+  const paymentEvents = async (eventIds: string[]): Promise<PaymentEventCounts> => {
+    const answer = await ask({ type: "paymentEvents", eventIds });
+    if (answer.type !== "paymentEvents") throw new Error(`server child answered ${answer.type}`);
+    return { total: answer.total, matching: answer.matching };
+  };
+  const queryLog = async (action: "start" | "take"): Promise<LoggedQuery[]> => {
+    const answer = await ask({ type: "queryLog", action });
+    if (answer.type !== "queryLog") throw new Error(`server child answered ${answer.type}`);
+    return answer.queries;
+  };
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.send({ type: "stop" } satisfies ParentMessage);
@@ -392,7 +444,7 @@ function startServer(config: ServerConfig, tag: string): Promise<RunningServer> 
   return new Promise((resolveStart, reject) => {
     child.once("message", (message: ChildMessage) => {
       if (message.type === "ready")
-        resolveStart({ pid: child.pid, ports: message.ports, stop, paymentEvents });
+        resolveStart({ pid: child.pid, ports: message.ports, stop, paymentEvents, queryLog });
       else if (message.type === "error") reject(new Error(`server child failed:\n${message.message}`));
     });
     child.once("exit", (code) => reject(new Error(`server child exited with code ${code}`)));
@@ -913,6 +965,84 @@ function deliveryChecks(measurements: Measurement[]): string[] {
   });
 }
 
+/** (i), (j): rate, latencies, and whether their checks held. */
+function catalogueTable(measurements: Measurement[]): string {
+  const header = [
+    "scenario",
+    "n",
+    "db",
+    "per s",
+    "p50 ms",
+    "p99 ms",
+    "max ms",
+    "non-2xx",
+    "checks",
+    "other cpu",
+  ];
+  const body = measurements.map((m) => [
+    m.name,
+    formatRows(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.latencyMs.max),
+    String(m.requests.non2xx + m.requests.errors),
+    (m.catalogue?.problems.length ?? 0) === 0 ? "ok" : "FAILED",
+    otherCpu(m),
+  ]);
+  return renderTable(header, body);
+}
+
+/**
+ * (i): seconds, statements per request and per item, the events written, and the statements of the median
+ * request; (j): the page read before the load against SQL.
+ */
+function catalogueChecks(measurements: Measurement[]): string[] {
+  const out: string[] = [];
+  for (const m of measurements) {
+    const c = m.catalogue;
+    if (c === undefined) continue;
+    const verdict = c.problems.length === 0 ? "ok" : `FAILED: ${c.problems.join("; ")}`;
+    const b = c.bulk;
+    const p = c.progress;
+    if (b !== undefined) {
+      const outcomes = Object.entries(b.outcomes)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", ");
+      const stated = (xs: number[]) => (new Set(xs).size === 1 ? String(xs[0]) : xs.join("/"));
+      out.push(
+        `  ${m.scenario.padEnd(3)} ${b.seconds.length} requests of ${b.items} items: median ${b.medianSeconds} s ` +
+          `(${b.seconds.join(", ")} s); items ${outcomes}; enrollment_created events per request ` +
+          `${stated(b.eventsPerRequest)} — ${verdict}`,
+        `      SQL statements per request: ${stated(b.statements)} (${b.perItem} per item) = ` +
+          `${stated(b.inTransaction)} in the service's transaction (BEGIN and COMMIT included) + ` +
+          `${stated(b.outside)} outside it; at ${b.small.items} items: ${b.small.statements} ` +
+          `(${b.small.inTransaction} in the transaction)`,
+        "      the median request's statements (connection, ms, text):",
+        ...b.medianRequestQueries.map(
+          (q) => `        #${q.client} ${q.ms.toFixed(2).padStart(8)} ms  ${q.text.slice(0, 110)}`,
+        ),
+      );
+    }
+    if (p !== undefined) {
+      const sample =
+        p.sample === null
+          ? ""
+          : `; first item app ${p.sample.app.progressPercent}% ${p.sample.app.lessonsCompleted}/` +
+            `${p.sample.app.lessonsTotal}, SQL ${p.sample.sql.progressPercent}% ` +
+            `${p.sample.sql.lessonsCompleted}/${p.sample.sql.lessonsTotal}`;
+      out.push(
+        `  ${m.scenario.padEnd(3)} page ${p.page} of ${p.perPage}: total ${p.total} (${p.enrollments} ` +
+          `enrollments, ${p.completions} completions, ${p.requiredLessons} required lessons); ` +
+          `${p.itemsChecked - p.mismatches}/${p.itemsChecked} items' progress as SQL computes it, ` +
+          `${p.distinctProgress} distinct lessonsCompleted${sample} — ${verdict}`,
+      );
+    }
+  }
+  return out;
+}
+
 /** One line per webhook measurement: what the payment log gained against what the responses said. */
 function webhookChecks(measurements: Measurement[]): string[] {
   return measurements.map((m) => {
@@ -969,6 +1099,9 @@ function ratios(measurements: Measurement[]): Ratio[] {
   const delivery = (scenario: DeliveryScenario) =>
     measurements.find((m) => m.scenario === scenario)?.reqPerSec;
   ratio("g/g0 (deliveries/raw POSTs)", delivery("g"), delivery("g0"), null);
+  const catalogue = (scenario: CatalogueScenario) =>
+    measurements.find((m) => m.scenario === scenario)?.reqPerSec;
+  ratio(`j${DEEP_PAGE}/j1 (deep page/first page)`, catalogue("j50"), catalogue("j1"), null);
   return out;
 }
 
@@ -981,6 +1114,7 @@ async function main(): Promise<void> {
   if ((loadAtStart[0] ?? 0) > 0.5) log("the machine is not idle: other processes will skew the figures");
   const measurements: Measurement[] = [];
   const explains: PlanSummary[] = [];
+  const cataloguePlans: CataloguePlan[] = [];
   const seedSeconds: Record<string, number> = {};
   const billing = await billingSetup();
 
@@ -1051,6 +1185,23 @@ async function main(): Promise<void> {
         });
         measurements.push(...delivered);
       }
+      // (i), (j): bulk enrollment and the progress read, a tenant of their own on the same database.
+      if (settings.catalogue) {
+        const catalogue = await measureCatalogue(database, pgDb.url, {
+          connections: settings.connections,
+          warmupSeconds: settings.warmupSeconds,
+          durationSeconds: settings.durationSeconds,
+          log,
+          cpuMeter: (pid) => {
+            const before = cpuSnapshot(pid);
+            return () => cpuBetween(before, cpuSnapshot(pid));
+          },
+          startServer,
+        });
+        measurements.push(...catalogue.measurements);
+        cataloguePlans.push(...catalogue.plans);
+        Object.assign(seedSeconds, catalogue.seedSeconds);
+      }
     } finally {
       await database.close();
     }
@@ -1115,9 +1266,14 @@ async function main(): Promise<void> {
   const computed = ratios(measurements);
   const hooks = measurements.filter((m) => m.webhook !== undefined);
   const deliveries = measurements.filter((m) => m.delivery !== undefined);
+  const catalogue = measurements.filter((m) => m.catalogue !== undefined);
   const out: string[] = [
     "",
-    table(measurements.filter((m) => m.webhook === undefined && m.delivery === undefined)),
+    table(
+      measurements.filter(
+        (m) => m.webhook === undefined && m.delivery === undefined && m.catalogue === undefined,
+      ),
+    ),
   ];
   if (hooks.length > 0) {
     out.push("", webhookTable(hooks), "", "webhook checks (measured runs):", ...webhookChecks(hooks));
@@ -1133,6 +1289,17 @@ async function main(): Promise<void> {
       ...deliveryChecks(deliveries),
     );
   }
+  if (catalogue.length > 0) {
+    out.push(
+      "",
+      catalogueTable(catalogue),
+      "  (i): per s = items enrolled/s at the median request; p50 = the median request, p99/max = the slowest",
+      `  of the measured requests; (j): requests/s and autocannon's latencies, ${PROGRESS_ENROLLMENTS} enrollments`,
+      "",
+      "catalogue checks:",
+      ...catalogueChecks(catalogue),
+    );
+  }
   out.push("", "ratios (req/s; events/s for e and f; deliveries/s over requests/s for g/g0):");
   for (const r of computed) {
     const verdict =
@@ -1144,6 +1311,20 @@ async function main(): Promise<void> {
     out.push("", `EXPLAIN (ANALYZE, BUFFERS) of the list query at ${formatRows(p.rows)} courses, ${p.mode}:`);
     out.push(...p.plan.map((line) => `  ${line}`));
   }
+  const deepPlan = cataloguePlans.find((p) => p.query.includes("generic"));
+  if (cataloguePlans.length > 0) {
+    out.push("", "EXPLAIN (ANALYZE, BUFFERS) of (j)'s statements, execution time:");
+    for (const p of cataloguePlans) {
+      out.push(`  ${p.query.padEnd(40)} ${p.executionMs ?? "?"} ms (planning ${p.planningMs ?? "?"} ms)`);
+    }
+  }
+  if (deepPlan !== undefined) {
+    out.push(
+      "",
+      `EXPLAIN (ANALYZE, BUFFERS) of (j)'s ${deepPlan.query}:`,
+      ...deepPlan.plan.map((l) => `  ${l}`),
+    );
+  }
   const disturbed = measurements.filter((m) => (m.otherCpuCores ?? 0) > 0.2);
   if (disturbed.length > 0) {
     out.push(
@@ -1153,12 +1334,15 @@ async function main(): Promise<void> {
     );
   }
   const failed = measurements.filter(
-    (m) => (m.webhook?.problems.length ?? 0) > 0 || (m.delivery?.problems.length ?? 0) > 0,
+    (m) =>
+      (m.webhook?.problems.length ?? 0) > 0 ||
+      (m.delivery?.problems.length ?? 0) > 0 ||
+      (m.catalogue?.problems.length ?? 0) > 0,
   );
   if (failed.length > 0) {
     out.push(
       "",
-      `error: the checks of ${failed.length} webhook or delivery measurement(s) failed (see above)`,
+      `error: the checks of ${failed.length} webhook, delivery or catalogue measurement(s) failed (see above)`,
     );
     process.exitCode = 1;
   }
@@ -1224,11 +1408,35 @@ async function main(): Promise<void> {
         "delivery_attempts.started_at and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
         "after one attempt and was received exactly once by webhook-id, nothing else was received, every 50th " +
         "request's signature verifies (standardwebhooks Webhook.verify); delivery.problems lists failures.",
+      `(i), PostgreSQL only (bench/catalogue.ts): POST /api/institution/enrollments/bulk with ${BULK_ITEMS} ` +
+        "items ({userId, courseId}, no Idempotency-Key) on the real app (server child as for (c); key scopes " +
+        "enrollments:read/write, custom limits of 1e9), sent one at a time. Each request on a fresh published " +
+        "course (4 modules of 5 required lessons, plus a draft and an optional lesson) and fresh students " +
+        "(one INSERT … SELECT generate_series), so every item is created; one unmeasured request first (with " +
+        "BENCH_WARMUP > 0), then 5 measured: catalogue.bulk.seconds, median = latencyMs.p50, reqPerSec = items/s " +
+        "at the median. Statements: the server child wraps pg.Client.prototype.query (every statement the driver " +
+        "sends, BEGIN/COMMIT included; Pool.query goes through it) and records from just before the request to " +
+        "its response; inTransaction = on the transaction's connection from BEGIN to COMMIT; outside = the rest " +
+        "(the pipeline's tenant and API-key lookups when their ~5 s caches are cold, the key's last-used UPDATE " +
+        "at most once a minute). The tenant has no automations, so emitEvents writes no deliveries. Checks: HTTP " +
+        "200, every result created with the item's enrollment, the summary, the course's enrollments, and one " +
+        "enrollment_created row in platform_events per enrollment.",
+      `(j), PostgreSQL only: GET /api/institution/enrollments?courseId=…&perPage=100 at page 1 and page ` +
+        `${DEEP_PAGE} on the real app (its own server child), autocannon as for (c). The course: ` +
+        `${PROGRESS_ENROLLMENTS} students each enrolled (a minute apart), 20 published required lessons in 4 ` +
+        "modules plus a draft and an optional one, and lesson_completions set-based: the n-th enrollment " +
+        "completed the first n mod 21 required lessons in outline order, every 2nd the optional lesson, every " +
+        "3rd the draft one; then VACUUM (ANALYZE). Before each load the page is read once: 100 items, newest " +
+        "first, total = enrollments, and every item's progressPercent/lessonsCompleted/lessonsTotal equal to a " +
+        "GROUP BY over the completions in SQL (catalogue.progress). catalogueExplain: the page query (repo.ts " +
+        `pageQuery) with custom plans at pages 1 and ${DEEP_PAGE}, the generic plan at page ${DEEP_PAGE}, and ` +
+        "the count of the course's enrollments.",
     ],
     seedSeconds,
     measurements,
     ratios: computed,
     explain: explains,
+    catalogueExplain: cataloguePlans,
     elapsedSeconds: elapsed,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });

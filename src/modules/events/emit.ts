@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { automations, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
-import { type Condition, evaluateCondition } from "../automations/condition.js";
-import { enqueueDeliveries, renderRequest } from "../automations/fanout.js";
-import type { SendWebhookAction } from "../automations/schemas.js";
+import { platformEvents } from "../../db/schema/index.js";
+import { enqueueDeliveries, enqueueDeliveriesForMany } from "../automations/fanout.js";
 import {
   EVENT_CATALOGUE,
   type EventActor,
@@ -93,88 +91,6 @@ export async function emitEvents(
     SELECT ${tenantId}, x.id, x.type, x.schema_version, ${occurredAt}::timestamptz, x.actor, x.subject, x.data
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       AS x(id uuid, type text, schema_version integer, actor jsonb, subject jsonb, data jsonb)`);
-  const counts = await enqueueBatchDeliveries(tx, tenantId, rows);
+  const counts = await enqueueDeliveriesForMany(tx, tenantId, rows);
   return rows.map((row, i) => ({ id: row.id, occurredAt, deliveries: counts[i] ?? 0 }));
-}
-
-interface BatchEvent {
-  id: string;
-  type: string;
-  occurredAt: string;
-  data: object;
-  subject: object | null;
-}
-
-/** The batch counterpart of enqueueDeliveries (automations/fanout.ts): same selection, condition and rendering. */
-async function enqueueBatchDeliveries(
-  tx: Executor,
-  tenantId: string,
-  events: readonly BatchEvent[],
-): Promise<number[]> {
-  const types = [...new Set(events.map((e) => e.type))];
-  const matching = await tx
-    .select({
-      id: automations.id,
-      kind: automations.kind,
-      name: automations.name,
-      triggerEvent: automations.triggerEvent,
-      eventTypes: automations.eventTypes,
-      condition: automations.condition,
-      action: automations.action,
-    })
-    .from(automations)
-    .where(
-      and(
-        eq(automations.tenantId, tenantId),
-        eq(automations.enabled, true),
-        or(
-          and(eq(automations.kind, "automation"), inArray(automations.triggerEvent, types)),
-          and(
-            eq(automations.kind, "endpoint"),
-            sql`${automations.eventTypes} && ${sql.param(types)}::text[]`,
-          ),
-        ),
-      ),
-    );
-  const counts = events.map(() => 0);
-  if (matching.length === 0) return counts;
-  const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
-  events.forEach((event, i) => {
-    for (const automation of matching) {
-      const triggered =
-        automation.kind === "automation"
-          ? automation.triggerEvent === event.type
-          : (automation.eventTypes ?? []).includes(event.type);
-      if (!triggered) continue;
-      const condition = automation.condition as Condition | null;
-      if (condition !== null && !evaluateCondition(condition, { event: event.data, user: event.subject }))
-        continue;
-      const action = automation.action as SendWebhookAction;
-      const rendered = renderRequest(
-        action,
-        {
-          event: event.data,
-          user: event.subject,
-          timestamp: event.occurredAt,
-          automation: { id: automation.id, name: automation.name },
-        },
-        event,
-      );
-      deliveries.push({
-        tenantId,
-        automationId: automation.id,
-        eventId: event.id,
-        eventType: event.type,
-        url: action.url,
-        headers: rendered.headers,
-        body: rendered.body,
-        ...(rendered.error === undefined
-          ? {}
-          : { status: "failed", lastError: rendered.error, completedAt: event.occurredAt }),
-      });
-      counts[i] = (counts[i] ?? 0) + 1;
-    }
-  });
-  if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
-  return counts;
 }
