@@ -26,6 +26,12 @@ export interface EventPayloads {
     percent: number;
     passed: boolean | null;
     submittedAt: string;
+    /** Added after the first release of this payload (fields are only ever added). */
+    lessonId: string;
+    enrollmentId: string | null;
+    /** `pending_review` while an essay awaits a teacher: `score` and `percent` then cover the graded part only. */
+    gradingStatus: "graded" | "pending_review";
+    timeSpentSeconds: number | null;
   };
   enrollment_created: {
     enrollmentId: string;
@@ -213,6 +219,10 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     percent: 80,
     passed: true,
     submittedAt: SAMPLE_TIME,
+    lessonId: SAMPLE_ID,
+    enrollmentId: SAMPLE_ID,
+    gradingStatus: "graded",
+    timeSpentSeconds: 540,
   },
   enrollment_created: {
     enrollmentId: SAMPLE_ID,
@@ -271,6 +281,10 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     percent: 90,
     passed: true,
     submittedAt: SAMPLE_TIME,
+    lessonId: SAMPLE_ID,
+    enrollmentId: SAMPLE_ID,
+    gradingStatus: "graded",
+    timeSpentSeconds: 540,
     previousScore: 8,
   },
   enrollment_dropped: { enrollmentId: SAMPLE_ID, courseId: SAMPLE_ID, mode: "drop" },

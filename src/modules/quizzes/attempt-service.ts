@@ -86,6 +86,10 @@ function eventData(quiz: QuizRow, row: repo.AttemptRow) {
     percent: row.percent ?? 0,
     passed: row.passed,
     submittedAt: row.submittedAt ?? new Date().toISOString(),
+    lessonId: quiz.lessonId,
+    enrollmentId: row.enrollmentId,
+    gradingStatus: row.status === "pending_review" ? ("pending_review" as const) : ("graded" as const),
+    timeSpentSeconds: row.timeSpentSeconds,
   };
 }
 

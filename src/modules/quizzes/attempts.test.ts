@@ -222,6 +222,10 @@ describe("attempts", () => {
       percent: 66.67,
       passed: true,
       submittedAt: done.submittedAt,
+      lessonId: s.lesson.lessonId,
+      enrollmentId: done.enrollmentId,
+      gradingStatus: "graded",
+      timeSpentSeconds: 300,
     });
     expect(event?.subject).toMatchObject({ id: s.userId, role: "student" });
     expect(event?.actor).toMatchObject({ type: "api_key" });

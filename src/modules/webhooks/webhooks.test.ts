@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 /**
  * Webhook endpoints: subscriptions of a URL to event types that share the automations' secrets, outbox and log.
  */
@@ -101,6 +102,10 @@ describe("webhook endpoints", () => {
       percent: 80,
       passed: true,
       submittedAt: new Date().toISOString(),
+      lessonId: randomUUID(),
+      enrollmentId: null,
+      gradingStatus: "graded" as const,
+      timeSpentSeconds: null,
     };
     await emitEvent(h.database.db, {
       tenantId: a.t.id,
