@@ -1,0 +1,2 @@
+CREATE INDEX "tag_assignments_tag_created_idx" ON "tag_assignments" USING btree ("tenant_id","tag_id","created_at");--> statement-breakpoint
+CREATE INDEX "courses_tenant_updated_idx" ON "courses" USING btree ("tenant_id","updated_at","id");
