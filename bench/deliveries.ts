@@ -421,6 +421,10 @@ function quizData(n: number): EventPayloads["quiz_submitted"] {
     percent: (n % 11) * 10,
     passed: n % 11 >= 6,
     submittedAt: new Date().toISOString(),
+    lessonId: randomUUID(),
+    enrollmentId: randomUUID(),
+    gradingStatus: "graded",
+    timeSpentSeconds: 60 + (n % 600),
   };
 }
 

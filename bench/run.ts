@@ -49,7 +49,7 @@
  * (i) and (j)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
- * in about two minutes:
+ * in about a minute:
  *   BENCH_SIZES= BENCH_PGLITE_ROWS=0 BENCH_WEBHOOK_TENANTS=0 BENCH_DELIVERIES=0 npm run bench
  *
  * The machine is shared by the server, PostgreSQL and autocannon, so anything else running skews the figures:
@@ -1267,14 +1267,10 @@ async function main(): Promise<void> {
   const hooks = measurements.filter((m) => m.webhook !== undefined);
   const deliveries = measurements.filter((m) => m.delivery !== undefined);
   const catalogue = measurements.filter((m) => m.catalogue !== undefined);
-  const out: string[] = [
-    "",
-    table(
-      measurements.filter(
-        (m) => m.webhook === undefined && m.delivery === undefined && m.catalogue === undefined,
-      ),
-    ),
-  ];
+  const courses = measurements.filter(
+    (m) => m.webhook === undefined && m.delivery === undefined && m.catalogue === undefined,
+  );
+  const out: string[] = courses.length > 0 ? ["", table(courses)] : [];
   if (hooks.length > 0) {
     out.push("", webhookTable(hooks), "", "webhook checks (measured runs):", ...webhookChecks(hooks));
   }
