@@ -151,9 +151,14 @@ export async function countEnrollments(
   tenantId: string,
   filter: EnrollmentFilter,
 ): Promise<number> {
-  const { status, ...others } = filter;
-  if (Object.values(others).every((v) => v === undefined)) {
+  const { status, courseId, ...others } = filter;
+  const noOthers = Object.values(others).every((v) => v === undefined);
+  if (noOthers && courseId === undefined) {
     return readCounter(db, tenantId, status === undefined ? "enrollments" : `enrollments:status:${status}`);
+  }
+  // A course's page (the progress read integrations poll) reads its counter rather than counting the course.
+  if (noOthers && status === undefined && courseId !== undefined) {
+    return readCounter(db, tenantId, `course_enrollments:course_id:${courseId}`);
   }
   const present = Object.entries(filter)
     .filter(([, v]) => v !== undefined)
