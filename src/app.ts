@@ -10,6 +10,7 @@ import { isCorsPath, registerCors } from "./platform/cors/cors.js";
 import { AppError } from "./platform/errors/app-error.js";
 import { registerErrorHandling, renderError } from "./platform/errors/handler.js";
 import { AccessLog } from "./platform/http/access-log.js";
+import { registerNulGuard } from "./platform/http/nul-guard.js";
 import type { App } from "./platform/http/types.js";
 import { validatorCompiler } from "./platform/http/validation.js";
 import { registerIdempotency } from "./platform/idempotency/idempotency.js";
@@ -83,6 +84,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerCors(app);
   registerAuthPipeline(app, ctx);
   registerIdempotency(app, ctx);
+  registerNulGuard(app);
   await registerOpenApi(app);
 
   // Unknown paths under /api/institution on an unknown host say so, like known paths do.

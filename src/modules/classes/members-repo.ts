@@ -2,10 +2,10 @@ import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
-import { classGroupMembers, classGroups, users } from "../../db/schema/index.js";
+import { classGroupMembers, classGroups, tenantCounters, users } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ClassMemberRecord, MemberRole, MemberSort } from "./member-schemas.js";
-import { memberCount, sortTag } from "./repo.js";
+import { sortTag } from "./repo.js";
 
 const m = classGroupMembers;
 
@@ -74,8 +74,10 @@ export interface LockedGroup {
 }
 
 /**
- * Locks the class groups in id order (two writers locking the same classes cannot deadlock) and reads their
- * capacity and member count. Every path that adds members takes these locks, so capacity holds under concurrency.
+ * Locks the class groups in id order (two writers locking the same classes cannot deadlock), then reads their
+ * member counts. Every path that adds members takes these locks, so capacity holds under concurrency. The counts
+ * are read by a second statement on purpose: under READ COMMITTED a statement sees the data as of its start, so a
+ * count read by the locking statement itself would be the one from before it waited for the lock.
  */
 export async function lockGroups(
   db: Executor,
@@ -83,12 +85,28 @@ export async function lockGroups(
   ids: readonly string[],
 ): Promise<LockedGroup[]> {
   if (ids.length === 0) return [];
-  return db
-    .select({ id: classGroups.id, capacity: classGroups.capacity, members: memberCount })
+  const locked = await db
+    .select({ id: classGroups.id, capacity: classGroups.capacity })
     .from(classGroups)
     .where(and(eq(classGroups.tenantId, tenantId), inArray(classGroups.id, [...ids])))
     .orderBy(asc(classGroups.id))
-    .for("update", { of: classGroups });
+    .for("update");
+  if (locked.length === 0) return [];
+  const counterOf = (id: string) => `class_group_members:class_group_id:${id}`;
+  const counts = await db
+    .select({ counter: tenantCounters.counter, value: tenantCounters.value })
+    .from(tenantCounters)
+    .where(
+      and(
+        eq(tenantCounters.tenantId, tenantId),
+        inArray(
+          tenantCounters.counter,
+          locked.map((g) => counterOf(g.id)),
+        ),
+      ),
+    );
+  const byCounter = new Map(counts.map((c) => [c.counter, c.value]));
+  return locked.map((g) => ({ ...g, members: byCounter.get(counterOf(g.id)) ?? 0 }));
 }
 
 export interface UserSummary {

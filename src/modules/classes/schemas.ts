@@ -13,7 +13,7 @@ const Code = Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Null
   description: "A short code, unique in the institution (409 `conflict` when taken).",
 });
 const Description = Type.Union([Type.String({ maxLength: 5000 }), Type.Null()]);
-const Capacity = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+const Capacity = Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.Null()], {
   description: "Most members the class admits; null for no limit. Adding members past it is 409 `conflict`.",
 });
 const CourseIds = Type.Array(Uuid, {

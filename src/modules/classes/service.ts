@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
@@ -100,10 +101,12 @@ export async function updateClass(
       startsAt: input.startsAt === undefined ? current.startsAt : input.startsAt,
       endsAt: input.endsAt === undefined ? current.endsAt : input.endsAt,
     });
-    if (input.capacity != null && input.capacity < current.memberCount) {
+    // Read after the lock, by its own statement: members added while this waited for the lock count too.
+    const members = await readCounter(tx, tenantId, `class_group_members:class_group_id:${id}`);
+    if (input.capacity != null && input.capacity < members) {
       throw new AppError("conflict", {
         messageKey: "conflict.capacity_below_members",
-        params: { members: current.memberCount },
+        params: { members },
       });
     }
     await repo.updateClass(tx, tenantId, id, input).catch(codeTaken);

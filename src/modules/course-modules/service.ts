@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { copyLessons, lessonsOfCourse } from "../lessons/service.js";
+import { quizAttemptsExist } from "../lessons/repo.js";
+import { copyLessons, lessonsOfCourse, quizHasAttempts } from "../lessons/service.js";
 import * as repo from "./repo.js";
 import type {
   CreateModuleInput,
@@ -145,6 +146,7 @@ export async function updateModule(
 export async function deleteModule(db: Executor, tenantId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const module = await lockedModule(tx, tenantId, id);
+    if (await quizAttemptsExist(tx, tenantId, { moduleId: id })) throw quizHasAttempts();
     await repo.deleteModule(tx, tenantId, module.courseId, id);
     await repo.shiftPositions(tx, tenantId, module.courseId, { from: module.position + 1 }, -1);
   });

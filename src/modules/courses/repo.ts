@@ -120,7 +120,7 @@ export async function lockCourse(
   db: Executor,
   tenantId: string,
   id: string,
-  strength: "no key update" | "share",
+  strength: "update" | "no key update" | "share",
 ): Promise<CourseRecord | undefined> {
   const rows = await db
     .select(columns)

@@ -127,7 +127,9 @@ export async function deleteCourse(
   actor: Actor = SYSTEM,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const course = await repo.lockCourse(tx, tenantId, id, "no key update");
+    // FOR UPDATE, not NO KEY UPDATE: it conflicts with the KEY SHARE lock a concurrent enrollment's foreign key
+    // takes, so an enrollment cannot slip in between the check below and the delete.
+    const course = await repo.lockCourse(tx, tenantId, id, "update");
     if (course === undefined) throw notFound();
     if (options.force !== true && (await repo.hasCurrentEnrollments(tx, tenantId, id))) {
       throw new AppError("conflict", { messageKey: "conflict.course_has_enrollments" });

@@ -14,6 +14,11 @@ export type { CompletionRecord };
 /** Enrollments a completion may count against: the learner is taking the course, or has finished it. */
 const CURRENT = new Set(["active", "completed"]);
 
+/** Whether an enrollment in this status may record completions (a suspended or dropped one may not). */
+export function completesLessons(status: string): boolean {
+  return CURRENT.has(status);
+}
+
 export interface RecordCompletionInput {
   tenantId: string;
   lessonId: string;

@@ -325,6 +325,8 @@ describe("lists", () => {
     expect(idsOf(await list("?sort=createdAt"))).toEqual(ids);
     expect(idsOf(await list(`?courseId=${c1}`))).toEqual([ids[2], ids[0]]);
     expect((await list(`?courseId=${c1}`)).pagination.total).toBe(2);
+    // The course's counter is keyed by the id's canonical (lowercase) text; any spelling of the id finds it.
+    expect((await list(`?courseId=${c1.toUpperCase()}`)).pagination.total).toBe(2);
     expect(idsOf(await list(`?userId=${u1.id}&sort=createdAt`))).toEqual([ids[0], ids[1]]);
     expect(idsOf(await list(`?classGroupId=${group?.id}`))).toEqual([ids[2]]);
     expect(idsOf(await list("?role=observer"))).toEqual([ids[1]]);

@@ -158,7 +158,7 @@ export async function countEnrollments(
   }
   // A course's page (the progress read integrations poll) reads its counter rather than counting the course.
   if (noOthers && status === undefined && courseId !== undefined) {
-    return readCounter(db, tenantId, `course_enrollments:course_id:${courseId}`);
+    return readCounter(db, tenantId, `course_enrollments:course_id:${courseId.toLowerCase()}`);
   }
   const present = Object.entries(filter)
     .filter(([, v]) => v !== undefined)

@@ -3,7 +3,14 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
-import { courseModules, courses, lessonCompletions, lessons } from "../../db/schema/index.js";
+import {
+  courseModules,
+  courses,
+  lessonCompletions,
+  lessons,
+  quizAttempts,
+  quizzes,
+} from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CompletionCriteria, LessonContent, LessonRecord, LessonSort } from "./schemas.js";
 
@@ -230,4 +237,24 @@ export async function moveCompletions(
     .update(lessonCompletions)
     .set({ moduleId })
     .where(and(eq(lessonCompletions.tenantId, tenantId), eq(lessonCompletions.lessonId, lessonId)));
+}
+
+/**
+ * True when a quiz of the lesson (or of any lesson of the module) has attempts. Attempts are grade history: the
+ * quiz's own DELETE refuses to drop them, and deleting its lesson or module must not drop them by cascade either.
+ */
+export async function quizAttemptsExist(
+  db: Executor,
+  tenantId: string,
+  of: { lessonId: string } | { moduleId: string },
+): Promise<boolean> {
+  const target = "lessonId" in of ? sql`l.id = ${of.lessonId}` : sql`l.module_id = ${of.moduleId}`;
+  const result = (await db.execute(sql`
+    SELECT EXISTS (
+      SELECT 1 FROM ${lessons} l
+      JOIN ${quizzes} q ON q.tenant_id = l.tenant_id AND q.lesson_id = l.id
+      JOIN ${quizAttempts} a ON a.tenant_id = q.tenant_id AND a.quiz_id = q.id
+      WHERE l.tenant_id = ${tenantId} AND ${target}
+    ) AS found`)) as unknown as { rows: { found: boolean }[] };
+  return result.rows[0]?.found === true;
 }

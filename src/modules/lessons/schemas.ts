@@ -123,7 +123,9 @@ const editable = {
   position: Type.Optional(Position),
   status: Type.Optional(StringEnum(LESSON_STATUSES)),
   isPreview: Type.Optional(Type.Boolean({ description: "Visible without an enrollment." })),
-  durationSeconds: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  durationSeconds: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()]),
+  ),
   requiredForCompletion: Type.Optional(Type.Boolean()),
   completionCriteria: Type.Optional(CriteriaIn),
   unlockAt: Type.Optional(NullableDate),

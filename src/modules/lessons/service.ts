@@ -1,5 +1,5 @@
 import type { Executor } from "../../db/client.js";
-import { notFound, validationError } from "../../platform/errors/app-error.js";
+import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
@@ -152,9 +152,13 @@ export async function updateLesson(
   });
 }
 
+export const quizHasAttempts = () => new AppError("conflict", { messageKey: "conflict.quiz_has_attempts" });
+
+/** 409 when the lesson's quiz has attempts (grade history); deleting it otherwise cascades its completions. */
 export async function deleteLesson(db: Executor, tenantId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const lesson = await lessonIn(tx, tenantId, id);
+    if (await repo.quizAttemptsExist(tx, tenantId, { lessonId: id })) throw quizHasAttempts();
     await repo.deleteLesson(tx, tenantId, id);
     await repo.shiftPositions(tx, tenantId, lesson.moduleId, { from: lesson.position + 1 }, -1);
   });

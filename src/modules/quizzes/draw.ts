@@ -17,13 +17,6 @@ export function shuffle<T>(values: readonly T[]): T[] {
   return out;
 }
 
-/** A shuffled copy that is never the key's own order, which would give an ordering question away. */
-function scrambled(values: readonly string[]): string[] {
-  const out = shuffle(values);
-  const same = out.every((v, i) => v === values[i]);
-  return same && out.length > 1 ? [...out.slice(1), out[0] as string] : out;
-}
-
 function pin(question: PinnedQuestion, section: SectionRecord): DrawnQuestion {
   const fallback = section.source.type === "random" ? DEFAULT_RANDOM_POINTS : question.points;
   const drawn: DrawnQuestion = {
@@ -38,7 +31,9 @@ function pin(question: PinnedQuestion, section: SectionRecord): DrawnQuestion {
   if (question.type === "matching") {
     drawn.display = { right: shuffle([...new Set((question.content.pairs ?? []).map((p) => p.right))]) };
   }
-  if (question.type === "ordering") drawn.display = { items: scrambled(question.content.items ?? []) };
+  // A uniform shuffle, the key's own order included: ruling that order out would give a two-item question away
+  // (always shown reversed) and hint at longer ones.
+  if (question.type === "ordering") drawn.display = { items: shuffle(question.content.items ?? []) };
   return drawn;
 }
 

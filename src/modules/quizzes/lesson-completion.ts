@@ -1,5 +1,6 @@
 import type { Executor } from "../../db/client.js";
-import { recordCompletion } from "../enrollments/completions.js";
+import { completesLessons, recordCompletion } from "../enrollments/completions.js";
+import { lockCurrentEnrollment } from "../enrollments/repo.js";
 import type { Actor } from "../events/actor.js";
 import { findLesson } from "../lessons/service.js";
 import type { AttemptRow } from "./attempt-repo.js";
@@ -8,7 +9,8 @@ import type { QuizRow } from "./repo.js";
 /**
  * Completes the quiz's lesson for the attempt's user when the lesson's criteria are met: `submit` on submission
  * (even while an essay awaits review), `min_score` once the attempt is graded at or above the score. Other
- * criteria (`view`, `manual`, `min_time`) are not a quiz's to decide. Runs in the submission's transaction, so the
+ * criteria (`view`, `manual`, `min_time`) are not a quiz's to decide, and an enrollment no longer current records
+ * nothing. Runs in the submission's transaction, so the
  * attempt, `quiz_submitted`, the completion and its `lesson_completed` commit together; a repeat completes nothing.
  */
 export async function completeQuizLesson(
@@ -28,6 +30,9 @@ export async function completeQuizLesson(
         attempt.status === "graded" &&
         (attempt.percent ?? 0) >= (criteria.minScorePercent ?? 100);
   if (!met) return;
+  // A grade given after the enrollment was suspended or dropped is still a grade: it just completes nothing.
+  const enrollment = await lockCurrentEnrollment(tx, tenantId, attempt.userId, quiz.courseId);
+  if (enrollment === undefined || !completesLessons(enrollment.status)) return;
   await recordCompletion(tx, {
     tenantId,
     lessonId: lesson.id,

@@ -155,8 +155,10 @@ export async function updateUser(
     const current = await repo.lockUser(tx, tenantId, id);
     if (current === undefined) throw notFound();
     if (current.role === "institution_admin") {
-      // Demoting an administrator is as sensitive as promoting one.
-      if (input.role !== undefined) assertMayAssignRole(actor, "institution_admin");
+      // Demoting, suspending or reinstating an administrator is as sensitive as promoting one: a key that could
+      // set an administrator's status could restore a suspended administrator's rights.
+      if (input.role !== undefined || input.status !== undefined)
+        assertMayAssignRole(actor, "institution_admin");
       const demoted = input.role !== undefined && input.role !== "institution_admin";
       if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
     }

@@ -384,4 +384,26 @@ describe("reading, changing and deleting users", () => {
     });
     expect(removeSecond.statusCode).toBe(204);
   });
+
+  it("lets only an administrator's session suspend or reinstate an administrator", async () => {
+    const t = await makeTenant(h);
+    const cookie = await adminCookie(h, t);
+    const key = await makeKey(h, t, ["users:write"]);
+    const other = await post(t, { cookie }, { name: "Other", email: email(t), role: "institution_admin" });
+    const patch = (headers: Record<string, string>, status: string) =>
+      h.inject({
+        method: "PATCH",
+        url: `/api/institution/users/${other.json().id}`,
+        headers: { host: t.host, ...json, ...headers },
+        payload: { status },
+      });
+    expect((await patch({ cookie }, "suspended")).statusCode).toBe(200);
+    const byKey = await patch(bearer(key), "active");
+    expect(byKey.statusCode).toBe(403);
+    expect(byKey.json().error).toBe("forbidden");
+    const [row] = await h.database.db.select().from(users).where(eq(users.id, other.json().id));
+    expect(row?.status).toBe("suspended");
+    expect((await patch(bearer(key), "suspended")).statusCode).toBe(403);
+    expect((await patch({ cookie }, "active")).statusCode).toBe(200);
+  });
 });

@@ -6,15 +6,38 @@ import type { DetailKey } from "../errors/app-error.js";
 // ajv-formats is published as CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * ajv-formats' `date-time` is RFC 3339, which admits what PostgreSQL and `Date` refuse: leap seconds
+ * (`23:59:60`) and years before 1 (`0000-…`, or `0001-01-01T00:00:00+01:00`, which is 1 BC). Years 1000–9999 are
+ * the range both agree on and that anyone means.
+ */
+function plausibleDateTime(base: (value: string) => boolean) {
+  return (value: string): boolean => {
+    if (!base(value)) return false;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) return false;
+    const year = new Date(ms).getUTCFullYear();
+    return year >= 1000 && year <= 9999;
+  };
+}
+
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     removeAdditional: false,
     useDefaults: true,
     strict: false,
+    // `strict: false` would also let 1e400 (Infinity) and NaN pass as numbers.
+    strictNumbers: true,
     ...options,
   });
   addFormats(ajv, ["email", "uuid", "date-time", "uri", "date"]);
+  // ajv-formats' uuid also takes a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a 500, not a 400).
+  ajv.addFormat("uuid", UUID);
+  const dateTime = ajv.formats["date-time"] as { validate: (value: string) => boolean };
+  ajv.addFormat("date-time", { type: "string", validate: plausibleDateTime(dateTime.validate) });
   return ajv;
 }
 

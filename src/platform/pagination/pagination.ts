@@ -5,7 +5,8 @@ export const DEFAULT_PER_PAGE = 20;
 
 /** `page` and `perPage` for every list; `perPage` above 100 is served as 100 rather than refused. */
 export const PageQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: "1-based page number." }),
+  // Bounded so that the offset stays far inside PostgreSQL's bigint (10 million pages of 100).
+  page: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1, description: "1-based page number." }),
   perPage: Type.Integer({
     minimum: 1,
     default: DEFAULT_PER_PAGE,
