@@ -27,7 +27,12 @@ export const tenantDomains = pgTable(
     lastCheckError: text("last_check_error"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.host] }), uniqueIndex("tenant_domains_host_key").on(t.host)],
+  // Several institutions may claim a host while it is pending (a claim proves nothing until its own TXT token is
+  // published), but only one may hold it verified: the first to verify.
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.host] }),
+    uniqueIndex("tenant_domains_verified_host_key").on(t.host).where(sql`${t.verifiedAt} IS NOT NULL`),
+  ],
 );
 
 /**

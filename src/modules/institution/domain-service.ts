@@ -51,8 +51,9 @@ export async function getDomain(db: Executor, tenantId: string, host: string): P
 }
 
 /**
- * Registers a host as pending. A host is globally unique: whoever holds it (this institution or another), the
- * answer is the same 409, which names nobody.
+ * Registers this institution's claim on a host, pending until its own TXT token is found. Other institutions'
+ * pending claims do not block it (otherwise anyone could squat a host they do not control); a host some
+ * institution already serves, or one this institution already claimed, is 409, which names nobody.
  */
 export async function createDomain(
   deps: DomainDeps,
@@ -62,22 +63,28 @@ export async function createDomain(
   const host = input.host;
   if (!isCustomDomainName(host)) throw validationError("host", "field.host_name");
   if (isPlatformHost(host, deps.baseDomain)) throw validationError("host", "field.host_reserved");
+  if (await repo.hostIsVerified(deps.db, host)) throw domainTaken();
   const token = randomBytes(16).toString("hex");
-  return repo.insertDomain(deps.db, tenantId, host, token).catch((err: unknown) => {
-    if (isUniqueViolation(err)) throw new AppError("conflict", { messageKey: "conflict.domain_taken" });
-    throw err;
-  });
+  return repo.insertDomain(deps.db, tenantId, host, token).catch(takenOnUniqueViolation);
+}
+
+const domainTaken = () => new AppError("conflict", { messageKey: "conflict.domain_taken" });
+
+function takenOnUniqueViolation(err: unknown): never {
+  if (isUniqueViolation(err)) throw domainTaken();
+  throw err;
 }
 
 /**
  * Looks the TXT record up (outside any transaction: DNS may take seconds) and records the outcome. A pass makes
- * the host serve the institution at once: the host → tenant cache is dropped in every process.
+ * the host serve the institution at once: the host → tenant cache is dropped in every process. When two claims
+ * pass, the first to record it wins (a unique index over verified hosts); the other is 409.
  */
 export async function verifyDomain(deps: DomainDeps, tenantId: string, host: string): Promise<DomainRecord> {
   const before = await repo.findVerificationToken(deps.db, tenantId, host);
   if (before === undefined) throw notFound();
   const outcome = await checkVerificationRecord(deps.resolveTxt, host, before.token);
-  const after = await repo.recordCheck(deps.db, tenantId, host, outcome);
+  const after = await repo.recordCheck(deps.db, tenantId, host, outcome).catch(takenOnUniqueViolation);
   if (after === undefined) throw notFound();
   if (!before.verified && after.status === "verified") await deps.tenants.changed(tenantId);
   return after;

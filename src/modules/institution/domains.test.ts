@@ -131,16 +131,39 @@ describe("adding a custom domain", () => {
     expect(missing.json().details[0].field).toBe("host");
   });
 
-  it("answers 409 for a host already registered, by this institution or another, without naming the holder", async () => {
+  it("lets institutions claim a pending host side by side, serves it to the first that verifies, and 409s the rest", async () => {
     const domain = freshHost();
-    expect((await addDomain(domain)).statusCode).toBe(201);
+    const mine = await addDomain(domain);
+    expect(mine.statusCode).toBe(201);
     const again = await addDomain(domain);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: "conflict", message: "This domain is already registered." });
-    const other = await addDomain(domain, adminB, b.host);
-    expect(other.statusCode).toBe(409);
-    expect(other.body).toBe(again.body);
-    expect(await domainRows(b.id, domain)).toEqual([]);
+    // A pending claim proves nothing, so it cannot keep the host's real owner out.
+    const theirs = await addDomain(domain, adminB, b.host);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().verification.value).not.toBe(mine.json().verification.value);
+
+    // Only the token of B's claim is published: A's check fails, B's passes.
+    const verifyAs = (cookie: string, tenantHost: string) =>
+      call("POST", `/api/institution/domains/${domain}/verify`, cookie, undefined, tenantHost);
+    txt.set(`_aula-verification.${domain}`, [theirs.json().verification.value]);
+    expect((await verifyAs(adminA, a.host)).json().status).toBe("failed");
+    expect((await verifyAs(adminB, b.host)).json().status).toBe("verified");
+    // Now A cannot verify it, even with its own token published, nor can anyone claim it again.
+    txt.set(`_aula-verification.${domain}`, [mine.json().verification.value]);
+    const late = await verifyAs(adminA, a.host);
+    expect(late.statusCode).toBe(409);
+    expect(late.body).toBe(again.body);
+    expect((await addDomain(domain, adminB, b.host)).statusCode).toBe(409);
+    expect(
+      (
+        await h.inject({
+          method: "GET",
+          url: "/api/institution/profile",
+          headers: { host: domain, cookie: adminB },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it("is for administrators' sessions only", async () => {

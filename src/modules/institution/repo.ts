@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { tenantDomains, tenants } from "../../db/schema/index.js";
@@ -222,4 +222,14 @@ export async function deleteDomain(
     .where(and(eq(tenantDomains.tenantId, tenantId), eq(tenantDomains.host, host)))
     .returning({ verifiedAt: tenantDomains.verifiedAt });
   return rows[0] === undefined ? undefined : { verified: rows[0].verifiedAt !== null };
+}
+
+/** Whether some institution serves the host already (a verified claim). */
+export async function hostIsVerified(db: Executor, host: string): Promise<boolean> {
+  const rows = await db
+    .select({ host: tenantDomains.host })
+    .from(tenantDomains)
+    .where(and(eq(tenantDomains.host, host), isNotNull(tenantDomains.verifiedAt)))
+    .limit(1);
+  return rows.length > 0;
 }
