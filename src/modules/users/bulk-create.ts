@@ -54,10 +54,11 @@ export async function bulkCreateUsers(
     if (seenEmails.has(key)) outcomes[index] = skipped(index);
     else if (!mayAssignRole(actor, raw.role)) outcomes[index] = failed(index, adminRequired());
     else {
+      // Only an item that goes on claims its e-mail: a refused one must not make a later item a "repeat".
+      seenEmails.add(key);
       const groupIds = [...new Set((raw.classGroupIds ?? []).map((id) => id.toLowerCase()))];
       candidates.push({ index, name: raw.name, email: raw.email, key, role: raw.role, groupIds });
     }
-    seenEmails.add(key);
   });
 
   return db.transaction(async (tx) => {

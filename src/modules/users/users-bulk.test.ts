@@ -68,6 +68,16 @@ const person = (tenant: TestTenant, n: string | number, role = "student", extra 
 });
 
 describe("bulk user creation", () => {
+  it("leaves a refused item's e-mail free for a later item", async () => {
+    const t = await makeTenant(h);
+    const key = await makeKey(h, t, ["users:write"]);
+    const res = await bulk(t, bearer(key), [person(t, 9, "institution_admin"), person(t, 9, "teacher")]);
+    expect(res.json().results.map((r: Result) => [r.status, r.reason ?? r.error?.error ?? null])).toEqual([
+      ["failed", "forbidden"],
+      ["created", null],
+    ]);
+  });
+
   it("answers one result per item, in order, with mixed outcomes, and applies only the good items", async () => {
     const t = await makeTenant(h);
     const key = await makeKey(h, t, ["users:write"]);
