@@ -52,7 +52,8 @@ function responsesOf(attempt: repo.AttemptRow, answers: readonly AnswerInputType
   const drawn = new Map(attempt.questions.map((q) => [q.questionId, q]));
   const responses = new Map<string, unknown>();
   const details: DetailKey[] = [];
-  answers.forEach((answer, i) => {
+  answers.forEach((given, i) => {
+    const answer = { ...given, questionId: given.questionId.toLowerCase() };
     const question = drawn.get(answer.questionId);
     if (question === undefined) {
       details.push({ field: `answers[${i}].questionId`, key: "field.not_in_attempt" });
@@ -226,7 +227,8 @@ export async function gradeAttempt(
     const points = new Map(attempt.questions.map((q) => [q.questionId, q.points]));
     const grades = new Map<string, GradeAttemptInput["answers"][number]>();
     const details: DetailKey[] = [];
-    input.answers.forEach((grade, i) => {
+    input.answers.forEach((given, i) => {
+      const grade = { ...given, questionId: given.questionId.toLowerCase() };
       const max = points.get(grade.questionId);
       if (max === undefined) {
         details.push({ field: `answers[${i}].questionId`, key: "field.not_in_attempt" });

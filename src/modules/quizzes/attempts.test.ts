@@ -641,3 +641,24 @@ describe("a submitted quiz and its lesson", () => {
     expect(await completionsOf(s.lesson.lessonId, s.userId)).toEqual([]);
   });
 });
+
+describe("ids in any case", () => {
+  it("accepts uppercase question ids in sections and answers", async () => {
+    const lesson = await makeQuizLesson(h.database.db, a.id);
+    const { ids } = await bank([{ type: "single_choice", stem: "S", options: opts(["b"]) }]);
+    const upper = (ids[0] as string).toUpperCase();
+    const quiz = await A("POST", "/api/institution/quizzes", {
+      lessonId: lesson.lessonId,
+      sections: [{ source: { type: "fixed", questionIds: [upper] } }],
+    });
+    expect(quiz.statusCode, quiz.body).toBe(201);
+    const user = await makeUser(h, a, "student");
+    await enroll(h.database.db, a.id, user.id, lesson.courseId);
+    const res = await start(
+      { quizId: quiz.json().id, userId: user.id },
+      { answers: [{ questionId: upper, response: "b" }] },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: "graded", percent: 100 });
+  });
+});

@@ -18,7 +18,10 @@ function shapeSections(input: readonly SectionInputType[]): {
     if (sectionIds.has(id))
       details.push({ field: `${at}.id`, key: "field.duplicate", params: { value: id } });
     sectionIds.add(id);
-    const { type, questionIds: ids, bankId, pickCount } = section.source;
+    // Ids are compared as text from here on (duplicates, lookups, drawing): their canonical lowercase form.
+    const { type, pickCount } = section.source;
+    const ids = section.source.questionIds?.map((qid) => qid.toLowerCase());
+    const bankId = section.source.bankId?.toLowerCase();
     const notFor = (field: string) =>
       details.push({ field: `${at}.source.${field}`, key: "field.not_for_type", params: { type } });
     const required = (field: string) =>
