@@ -77,6 +77,44 @@ async function usersWithEmail(tenant: TestTenant, email: string) {
 }
 
 describe("accepting an invitation", () => {
+  it("activates the account a user created with sendInvite, rather than creating another", async () => {
+    const writer = await makeKey(h, t, ["users:write", "invites:write", "invites:read"]);
+    const email = `sent${++seq}@example.com`;
+    const created = await h.inject({
+      method: "POST",
+      url: "/api/institution/users",
+      headers: { host: t.host, ...json, ...bearer(writer) },
+      payload: { name: "Convidado", email, role: "teacher", sendInvite: true },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().status).toBe("invited");
+    const listed = await h.inject({
+      method: "GET",
+      url: `/api/institution/invites?email=${email}`,
+      headers: { host: t.host, ...bearer(writer) },
+    });
+    expect(listed.json().data).toMatchObject([{ email, role: "teacher", status: "pending" }]);
+    const resent = await h.inject({
+      method: "POST",
+      url: `/api/institution/invites/${listed.json().data[0].id}/resend`,
+      headers: { host: t.host, ...bearer(writer) },
+    });
+    expect(resent.statusCode, resent.body).toBe(200);
+    const res = await accept(t, { token: resent.json().token, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().user).toMatchObject({ id: created.json().id, status: "active", name: "Convidado" });
+    expect(await usersWithEmail(t, email)).toHaveLength(1);
+    expect(await sessionCookie(h, t, email, PASSWORD)).toContain("sb-access-token=");
+    // An account in use is still not invitable.
+    const again = await h.inject({
+      method: "POST",
+      url: "/api/institution/invites",
+      headers: { host: t.host, ...json, ...bearer(writer) },
+      payload: { email },
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
   it("enrolls the new user in the invitation's courses that still exist, with enrollment_created", async () => {
     const kept = await makeCourse(h.database.db, t.id);
     const deleted = await makeCourse(h.database.db, t.id);

@@ -6,7 +6,7 @@ import { type LimiterFactory, rateLimited, secondsUntil } from "../../platform/r
 import { bulkEnroll } from "../enrollments/bulk-enroll.js";
 import { emitEvent } from "../events/emit.js";
 import type { UserRecord } from "../users/schemas.js";
-import { createUser } from "../users/service.js";
+import { createUser, updateUser } from "../users/service.js";
 import { inviteConflict, lifecycleOf } from "./lifecycle.js";
 import * as repo from "./repo.js";
 import type { AcceptInviteInput, InviteRecord } from "./schemas.js";
@@ -46,19 +46,21 @@ export async function acceptInvite(
   return deps.db.transaction(async (tx) => {
     const invite = await repo.findByTokenHash(tx, tenantId, tokenHash, true);
     assertAcceptable(invite);
-    const gone = new Set(await repo.missingClassGroups(tx, tenantId, invite.classGroupIds));
-    const user = await createUser(
-      tx,
-      deps.plans,
-      tenantId,
-      { kind: "system" },
-      {
-        name,
-        email: invite.email,
-        role: invite.role,
-        classGroupIds: invite.classGroupIds.filter((id) => !gone.has(id)),
-      },
-    );
+    const account = await repo.accountOf(tx, tenantId, invite.email);
+    // An account created with `sendInvite` is the one this invitation activates (its seat and classes are
+    // already its own); anything else gets a new account, and an address in use is 409 from createUser.
+    const user =
+      account?.status === "invited"
+        ? await updateUser(tx, deps.plans, tenantId, SYSTEM, account.id, {
+            status: "active",
+            ...(input.name === undefined ? {} : { name: input.name }),
+          })
+        : await createUser(tx, deps.plans, tenantId, SYSTEM, {
+            name,
+            email: invite.email,
+            role: invite.role,
+            classGroupIds: await existingOf(tx, tenantId, invite.classGroupIds),
+          });
     await repo.insertPasswordHash(tx, tenantId, user.id, passwordHash);
     await repo.setStatus(tx, tenantId, invite.id, "accepted", user.id);
     await emitEvent(tx, {
@@ -71,6 +73,14 @@ export async function acceptInvite(
     await enrollInInvitedCourses(tx, tenantId, invite, user);
     return user;
   });
+}
+
+const SYSTEM = { kind: "system" } as const;
+
+/** The invitation's class groups that still exist (deleted ones are left out rather than refused). */
+async function existingOf(tx: Executor, tenantId: string, ids: readonly string[]): Promise<string[]> {
+  const gone = new Set(await repo.missingClassGroups(tx, tenantId, [...ids]));
+  return ids.filter((id) => !gone.has(id));
 }
 
 /** Enrolls the new user in the invitation's courses (source `invite`); courses deleted since are left out. */

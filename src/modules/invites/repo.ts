@@ -157,13 +157,18 @@ export async function hasLivePendingInvite(
   return rows.length > 0;
 }
 
-export async function userHasEmail(db: Executor, tenantId: string, email: string): Promise<boolean> {
+/** The account that already uses an address, if any: an `invited` one is waiting for exactly this invitation. */
+export async function accountOf(
+  db: Executor,
+  tenantId: string,
+  email: string,
+): Promise<{ id: string; status: string } | undefined> {
   const rows = await db
-    .select({ id: users.id })
+    .select({ id: users.id, status: users.status })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), sql`lower(${users.email}) = lower(${email})`))
     .limit(1);
-  return rows.length > 0;
+  return rows[0];
 }
 
 export interface NewInvite {

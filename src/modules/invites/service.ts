@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto";
 import type { Executor } from "../../db/client.js";
-import { sha256Hex } from "../../platform/auth/secrets.js";
 import type { Role } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { adminRequired, mayAssignRole } from "../users/service.js";
+import { issueInvitation, newToken } from "./issue.js";
 import { inviteConflict, lifecycleOf } from "./lifecycle.js";
 import * as repo from "./repo.js";
 import {
@@ -21,12 +20,6 @@ import {
 export { acceptInvite, acceptInviteLimited } from "./accept.js";
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/** 256 bits from the CSPRNG as 64 hex characters; the database keeps only its SHA-256. */
-function newToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString("hex");
-  return { token, hash: sha256Hex(token) };
-}
 
 /** Where the invitee accepts: a page of the tenant's own host, carrying the token. */
 export function acceptUrl(origin: string, token: string): string {
@@ -74,7 +67,10 @@ async function assertReferencesExist(
   if (details.length > 0) throw new AppError("validation_failed", { details });
 }
 
-/** No second live invitation, and no invitation at all for an address that already has an account. */
+/**
+ * No second live invitation, and no invitation for an address whose account is in use. An `invited` account
+ * (created with `sendInvite`) is what an invitation is for: accepting it activates that account.
+ */
 async function assertAddressFree(
   tx: Executor,
   tenantId: string,
@@ -82,7 +78,8 @@ async function assertAddressFree(
   exceptId?: string,
 ): Promise<void> {
   await repo.lockAddress(tx, tenantId, email);
-  if (await repo.userHasEmail(tx, tenantId, email)) {
+  const account = await repo.accountOf(tx, tenantId, email);
+  if (account !== undefined && account.status !== "invited") {
     throw new AppError("conflict", { messageKey: "conflict.email_taken" });
   }
   if (await repo.hasLivePendingInvite(tx, tenantId, email, exceptId)) throw inviteConflict("pending");
@@ -124,27 +121,17 @@ export async function createInvite(
   const expiresAt = expiryOf(input.expiresAt);
   const courseIds = lowerIds(input.courseIds);
   const classGroupIds = lowerIds(input.classGroupIds);
-  const { token, hash } = newToken();
   return db.transaction(async (tx) => {
     await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
     await assertAddressFree(tx, tenantId, input.email);
-    const id = await repo.insertInvite(tx, tenantId, {
+    const { invite, token } = await issueInvitation(tx, tenantId, actor, {
       email: input.email,
       name: input.name ?? null,
       role,
       courseIds,
       classGroupIds,
       message: input.message ?? null,
-      tokenHash: hash,
       expiresAt,
-      invitedBy: actor.kind === "system" ? null : (eventActorOf(actor) as { type: string; id: string }),
-    });
-    const invite = (await repo.findInvite(tx, tenantId, id)) as InviteRecord;
-    await emitEvent(tx, {
-      tenantId,
-      type: "invite_sent",
-      data: lifecycleOf(invite),
-      actor: eventActorOf(actor),
     });
     return { ...invite, token, acceptUrl: acceptUrl(origin, token) };
   });
