@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classGroupMembers, classGroups, enrollments } from "../../db/schema/index.js";
+import { classGroupMembers, classGroups, enrollments, platformEvents } from "../../db/schema/index.js";
 import {
   bearer,
   type Harness,
@@ -267,6 +267,31 @@ describe("changing and deleting classes", () => {
     expect(enrollment?.classGroupId).toBeNull();
     expect((await send("GET", `/api/institution/classes/${c.id}`)).statusCode).toBe(404);
     expect((await send("DELETE", `/api/institution/classes/${c.id}`)).statusCode).toBe(404);
+    // Each membership that went with the class says so, as a removal through the members route would.
+    const removed = (
+      await h.database.db
+        .select()
+        .from(platformEvents)
+        .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "class_member_removed")))
+    ).filter((e) => (e.data as { classGroupId: string }).classGroupId === c.id);
+    expect(removed.map((e) => [e.data, (e.subject as { id: string }).id])).toEqual([
+      [{ classGroupId: c.id, userId: u.id }, u.id],
+    ]);
+  });
+
+  it("says class_member_removed when a deleted user leaves their classes", async () => {
+    const c = await create({ name: "Left" });
+    const u = await makeUser(h, t, "student");
+    await send("POST", `/api/institution/classes/${c.id}/members`, { userIds: [u.id] });
+    const admin = bearer(await makeKey(h, t, ["users:write"]));
+    expect((await send("DELETE", `/api/institution/users/${u.id}`, undefined, admin)).statusCode).toBe(204);
+    const removed = (
+      await h.database.db
+        .select()
+        .from(platformEvents)
+        .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "class_member_removed")))
+    ).filter((e) => (e.data as { userId: string }).userId === u.id);
+    expect(removed.map((e) => e.data)).toEqual([{ classGroupId: c.id, userId: u.id }]);
   });
 
   it("lets teachers' sessions read and write, and refuses students", async () => {

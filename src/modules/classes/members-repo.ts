@@ -184,3 +184,19 @@ export async function deleteMemberships(
     .returning({ classGroupId: m.classGroupId });
   return rows.map((r) => r.classGroupId);
 }
+
+/** Every member of a class as the user they are (`{{user.*}}` of the events their removal writes). */
+export async function membersAsSubjects(
+  db: Executor,
+  tenantId: string,
+  classGroupId: string,
+): Promise<UserSummary[]> {
+  return db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .from(classGroupMembers)
+    .innerJoin(
+      users,
+      and(eq(users.tenantId, classGroupMembers.tenantId), eq(users.id, classGroupMembers.userId)),
+    )
+    .where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.classGroupId, classGroupId)));
+}

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
@@ -95,7 +95,12 @@ export function classRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await service.deleteClass(db, tenantOf(request).id, requireUuid(request.params.id));
+      await service.deleteClass(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+      );
       reply.code(204).send(null);
     },
   );

@@ -3,6 +3,9 @@ import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
+import * as membersRepo from "./members-repo.js";
+import { emitInChunks } from "./membership.js";
 import * as repo from "./repo.js";
 import type {
   ClassGroupRecord,
@@ -114,6 +117,22 @@ export async function updateClass(
   });
 }
 
-export async function deleteClass(db: Executor, tenantId: string, id: string): Promise<void> {
-  if (!(await repo.deleteClass(db, tenantId, id))) throw notFound();
+/** Deletes a class and its memberships, with `class_member_removed` for each member, in one transaction. */
+export async function deleteClass(db: Executor, tenantId: string, actor: Actor, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ((await repo.findClass(tx, tenantId, id, true)) === undefined) throw notFound();
+    const members = await membersRepo.membersAsSubjects(tx, tenantId, id);
+    const by = eventActorOf(actor);
+    await emitInChunks(
+      tx,
+      tenantId,
+      members.map((user) => ({
+        type: "class_member_removed" as const,
+        data: { classGroupId: id, userId: user.id },
+        actor: by,
+        subject: subjectOf(user),
+      })),
+    );
+    await repo.deleteClass(tx, tenantId, id);
+  });
 }

@@ -237,6 +237,9 @@ export async function deleteUser(db: Executor, tenantId: string, actor: Actor, i
       assertMayAssignRole(actor, "institution_admin");
       await assertAnotherAdminRemains(tx, tenantId, id);
     }
+    // The memberships go with the user: each says so, as a removal through the classes API would.
+    const user = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    await classes.removeMemberships(tx, tenantId, actor, subjectOf(user), user.classGroupIds);
     await repo.deleteUser(tx, tenantId, id);
   });
 }
