@@ -115,19 +115,6 @@ export async function courseExists(db: Executor, tenantId: string, courseId: str
   return rows.length > 0;
 }
 
-/**
- * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
- * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile.
- */
-export async function lockCourse(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)))
-    .for("no key update");
-  return rows.length > 0;
-}
-
 export interface ModuleLink {
   id: string;
   position: number;

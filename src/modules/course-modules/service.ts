@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { lockCourseStructure } from "../courses/repo.js";
 import { quizAttemptsExist } from "../lessons/repo.js";
 import { copyLessons, lessonsOfCourse, quizHasAttempts } from "../lessons/service.js";
 import * as repo from "./repo.js";
@@ -82,7 +83,7 @@ export async function createModule(
   input: CreateModuleInput,
 ): Promise<ModuleRecord> {
   return db.transaction(async (tx) => {
-    if (!(await repo.lockCourse(tx, tenantId, courseId))) throw notFound();
+    if (!(await lockCourseStructure(tx, tenantId, courseId))) throw notFound();
     const count = await repo.countInCourse(tx, tenantId, courseId);
     const position = clampPosition(input.position, count + 1);
     if (position <= count) await repo.shiftPositions(tx, tenantId, courseId, { from: position }, 1);
@@ -105,7 +106,7 @@ export async function createModule(
 async function lockedModule(tx: Executor, tenantId: string, id: string): Promise<ModuleRecord> {
   const seen = await repo.findModule(tx, tenantId, id);
   if (seen === undefined) throw notFound();
-  await repo.lockCourse(tx, tenantId, seen.courseId);
+  await lockCourseStructure(tx, tenantId, seen.courseId);
   const module = await repo.findModule(tx, tenantId, id);
   if (module === undefined) throw notFound();
   return module;
@@ -159,7 +160,7 @@ export async function reorderModules(
   input: ModuleOrderInput,
 ): Promise<{ data: ModuleRecord[] }> {
   return db.transaction(async (tx) => {
-    if (!(await repo.lockCourse(tx, tenantId, courseId))) throw notFound();
+    if (!(await lockCourseStructure(tx, tenantId, courseId))) throw notFound();
     const ids = input.moduleIds.map((id) => id.toLowerCase());
     const current = new Set((await repo.structureOf(tx, tenantId, courseId)).map((m) => m.id));
     if (ids.length !== current.size || !ids.every((id) => current.has(id))) {

@@ -130,6 +130,19 @@ export async function lockCourse(
   return rows[0] as CourseRecord | undefined;
 }
 
+/**
+ * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
+ * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile. False when
+ * the course does not exist.
+ */
+export async function lockCourseStructure(
+  db: Executor,
+  tenantId: string,
+  courseId: string,
+): Promise<boolean> {
+  return (await lockCourse(db, tenantId, courseId, "no key update")) !== undefined;
+}
+
 /** Whether anyone is still enrolled: every status but `dropped` counts. */
 export async function hasCurrentEnrollments(
   db: Executor,

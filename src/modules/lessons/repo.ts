@@ -3,14 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
-import {
-  courseModules,
-  courses,
-  lessonCompletions,
-  lessons,
-  quizAttempts,
-  quizzes,
-} from "../../db/schema/index.js";
+import { courseModules, lessonCompletions, lessons, quizAttempts, quizzes } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CompletionCriteria, LessonContent, LessonRecord, LessonSort } from "./schemas.js";
 
@@ -136,19 +129,6 @@ export async function lessonsOfModule(
     .where(and(eq(lessons.tenantId, tenantId), eq(lessons.moduleId, moduleId)))
     .orderBy(asc(lessons.position), asc(lessons.id));
   return rows as LessonRecord[];
-}
-
-/**
- * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
- * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile.
- */
-export async function lockCourse(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)))
-    .for("no key update");
-  return rows.length > 0;
 }
 
 export async function findModule(

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { lockCourseStructure } from "../courses/repo.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
 import type {
@@ -40,7 +41,7 @@ function clampPosition(wanted: number | undefined, last: number): number {
 async function lessonIn(tx: Executor, tenantId: string, id: string): Promise<LessonRecord> {
   const seen = await repo.findLesson(tx, tenantId, id);
   if (seen === undefined) throw notFound();
-  await repo.lockCourse(tx, tenantId, seen.courseId);
+  await lockCourseStructure(tx, tenantId, seen.courseId);
   // Read again under the course lock: a concurrent move or delete has finished by now.
   const lesson = await repo.findLesson(tx, tenantId, id);
   if (lesson === undefined) throw notFound();
@@ -49,7 +50,7 @@ async function lessonIn(tx: Executor, tenantId: string, id: string): Promise<Les
 
 async function moduleIn(tx: Executor, tenantId: string, moduleId: string) {
   const seen = await repo.findModule(tx, tenantId, moduleId);
-  if (seen === undefined || !(await repo.lockCourse(tx, tenantId, seen.courseId))) throw notFound();
+  if (seen === undefined || !(await lockCourseStructure(tx, tenantId, seen.courseId))) throw notFound();
   const module = await repo.findModule(tx, tenantId, moduleId);
   if (module === undefined) throw notFound();
   return module;
