@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/automations/delivery/worker.js";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
+import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { purgeExpired } from "../modules/events/retention.js";
+import { expireInvites } from "../modules/invites/expiry.js";
 import type { AppContext } from "../platform/context.js";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
 
@@ -19,7 +21,10 @@ interface ScheduledJob {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Scheduled jobs. Each is safe to run twice and in two workers at once (each is one idempotent statement). */
+/**
+ * Scheduled jobs. Each is safe to run twice and in two workers at once: one idempotent statement, or (the expiry
+ * passes) one transaction that takes its rows with SKIP LOCKED.
+ */
 export const JOBS: readonly ScheduledJob[] = [
   {
     name: "billing-grace-expire",
@@ -35,6 +40,16 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "events-retention",
     everyMs: DAY_MS,
     run: (ctx) => purgeExpired(ctx.database.db),
+  },
+  {
+    name: "enrollments-expire",
+    everyMs: HOUR_MS,
+    run: async (ctx) => ({ expired: await expireEnrollments(ctx.database.db) }),
+  },
+  {
+    name: "invites-expire",
+    everyMs: HOUR_MS,
+    run: async (ctx) => ({ expired: await expireInvites(ctx.database.db) }),
   },
   {
     name: "idempotency-keys-retention",

@@ -87,6 +87,8 @@ export interface EventPayloads {
   };
   quiz_graded: EventPayloads["quiz_submitted"] & { previousScore: number | null };
   enrollment_dropped: { enrollmentId: string; courseId: string; mode: "drop" | "delete" };
+  enrollment_expired: { enrollmentId: string; courseId: string; expiresAt: string; progressPercent: number };
+  invite_expired: InviteLifecycle;
   user_updated: { userId: string; changedFields: string[] };
   invite_sent: InviteLifecycle;
   invite_accepted: InviteLifecycle & { userId: string };
@@ -151,6 +153,11 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       description: "A quiz attempt's manual grading finished or its score changed.",
     },
     enrollment_dropped: { schemaVersion: 1, description: "An enrollment was dropped or deleted." },
+    enrollment_expired: {
+      schemaVersion: 1,
+      description: "An active enrollment reached its expiry before the course was completed.",
+    },
+    invite_expired: { schemaVersion: 1, description: "A pending invitation reached its expiry unaccepted." },
     user_updated: { schemaVersion: 1, description: "A user's profile, role or status changed." },
     invite_sent: { schemaVersion: 1, description: "An invitation was created or sent again." },
     invite_accepted: { schemaVersion: 1, description: "An invitation was accepted." },
@@ -288,6 +295,13 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     previousScore: 8,
   },
   enrollment_dropped: { enrollmentId: SAMPLE_ID, courseId: SAMPLE_ID, mode: "drop" },
+  enrollment_expired: {
+    enrollmentId: SAMPLE_ID,
+    courseId: SAMPLE_ID,
+    expiresAt: SAMPLE_TIME,
+    progressPercent: 60,
+  },
+  invite_expired: SAMPLE_INVITE,
   user_updated: { userId: SAMPLE_ID, changedFields: ["name"] },
   invite_sent: SAMPLE_INVITE,
   invite_accepted: { ...SAMPLE_INVITE, userId: SAMPLE_ID },

@@ -16,6 +16,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
+import { expireInvites } from "./expiry.js";
 
 let h: Harness;
 let t: TestTenant;
@@ -353,5 +354,38 @@ describe("resending and revoking", () => {
     }
     const [row] = await h.database.db.select().from(invites).where(eq(invites.id, foreign.id));
     expect(row?.status).toBe("pending");
+  });
+});
+
+describe("expiry", () => {
+  it("stores a lapsed invitation as expired once, with invite_expired; a resend makes it pending again", async () => {
+    const created = await send("POST", "/api/institution/invites", {
+      email: `lapse-${randomUUID()}@example.com`,
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    await h.database.db
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 60_000).toISOString() })
+      .where(eq(invites.id, id));
+    const expiredEvents = async () =>
+      (
+        await h.database.db
+          .select()
+          .from(platformEvents)
+          .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "invite_expired")))
+      ).filter((e) => (e.data as { inviteId: string }).inviteId === id);
+
+    expect(await expireInvites(h.database.db)).toBeGreaterThanOrEqual(1);
+    expect((await expiredEvents()).map((e) => e.data)).toMatchObject([
+      { inviteId: id, email: created.json().email },
+    ]);
+    const [row] = await h.database.db.select().from(invites).where(eq(invites.id, id));
+    expect(row?.status).toBe("expired");
+    expect((await send("GET", `/api/institution/invites/${id}`)).json().status).toBe("expired");
+
+    const resent = await send("POST", `/api/institution/invites/${id}/resend`);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json().status).toBe("pending");
   });
 });
