@@ -101,6 +101,8 @@ export const enrollments = pgTable(
     completedAt: isoTimestamp("completed_at"),
     expiresAt: isoTimestamp("expires_at"),
     lastActivityAt: isoTimestamp("last_activity_at"),
+    /** When `enrollment_progressed` was last written, so it is written at most once a minute per enrollment. */
+    progressEventAt: isoTimestamp("progress_event_at"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
   },

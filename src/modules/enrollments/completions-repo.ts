@@ -139,22 +139,36 @@ export async function courseProgress(
  * Records activity on the enrollment: `startedAt` the first time, `lastActivityAt` every time, and, when the
  * course is complete, `completed` with its completion time.
  */
+/**
+ * Records activity on the enrollment (and its completion). When its progress grew, also answers whether
+ * `enrollment_progressed` is due: at most one a minute per enrollment, claimed in this same statement under the
+ * row lock the caller holds, so concurrent completions cannot both claim it.
+ */
 export async function markActivity(
   db: Executor,
   tenantId: string,
   enrollmentId: string,
   at: string,
-  completed: boolean,
-): Promise<void> {
-  await db
+  change: { completed: boolean; progressed: boolean },
+): Promise<{ progressEventDue: boolean }> {
+  const rows = await db
     .update(enrollments)
     .set({
       startedAt: sql`coalesce(${enrollments.startedAt}, ${at}::timestamptz)`,
       lastActivityAt: at,
       updatedAt: sql`now()`,
-      ...(completed ? { status: "completed", completedAt: at } : {}),
+      ...(change.completed ? { status: "completed", completedAt: at } : {}),
+      ...(change.progressed
+        ? {
+            progressEventAt: sql`CASE WHEN ${enrollments.progressEventAt} IS NULL
+              OR ${enrollments.progressEventAt} <= now() - interval '1 minute'
+              THEN now() ELSE ${enrollments.progressEventAt} END`,
+          }
+        : {}),
     })
-    .where(and(eq(enrollments.tenantId, tenantId), eq(enrollments.id, enrollmentId)));
+    .where(and(eq(enrollments.tenantId, tenantId), eq(enrollments.id, enrollmentId)))
+    .returning({ due: sql<boolean>`${enrollments.progressEventAt} = now()` });
+  return { progressEventDue: change.progressed && rows[0]?.due === true };
 }
 
 /** A completed enrollment whose course is no longer complete (a completion was reset) is active again. */

@@ -256,6 +256,36 @@ describe("module and course completion", () => {
   });
 });
 
+describe("enrollment_progressed", () => {
+  it("is written with the progress grown, at most once a minute per enrollment", async () => {
+    const { user, course, enrollmentId } = await learner([{ lessons: [{}, {}, {}, {}] }]);
+    const [l1, l2, l3] = course.lessonIds as [string, string, string];
+    expect((await complete(user.id, l1)).statusCode).toBe(201);
+    expect((await complete(user.id, l2)).statusCode).toBe(201);
+    const first = await eventsOf(a, "enrollment_progressed", user.id);
+    expect(first.map((e) => e.data)).toEqual([
+      {
+        enrollmentId,
+        courseId: course.courseId,
+        progressPercent: 25,
+        previousProgressPercent: 0,
+        lessonsCompleted: 1,
+        lessonsTotal: 4,
+      },
+    ]);
+    // A minute later the next completion is announced again, with the progress then.
+    await h.database.db
+      .update(enrollments)
+      .set({ progressEventAt: new Date(Date.now() - 61_000).toISOString() })
+      .where(eq(enrollments.id, enrollmentId));
+    expect((await complete(user.id, l3)).statusCode).toBe(201);
+    const later = await eventsOf(a, "enrollment_progressed", user.id);
+    expect(later.map((e) => (e.data as { progressPercent: number }).progressPercent).sort()).toEqual([
+      25, 75,
+    ]);
+  });
+});
+
 describe("resetting a completion", () => {
   it("removes it, emits lesson_completion_reset, and reopens a completed enrollment", async () => {
     const { user, course, enrollmentId } = await learner([{ lessons: [{}] }]);

@@ -78,7 +78,10 @@ export async function recordCompletion(
   const progressPercent = percentOf(progress.done, progress.total);
   const courseComplete = progress.total > 0 && progress.done === progress.total;
   const completesEnrollment = courseComplete && enrollment.status === "active";
-  await repo.markActivity(tx, tenantId, enrollment.id, at, completesEnrollment);
+  const { progressEventDue } = await repo.markActivity(tx, tenantId, enrollment.id, at, {
+    completed: completesEnrollment,
+    progressed: lesson.counts,
+  });
 
   const ids = { courseId: lesson.courseId, enrollmentId: enrollment.id };
   const events: EventInput[] = [];
@@ -103,6 +106,20 @@ export async function recordCompletion(
     events.push({
       type: "module_completed",
       data: { ...ids, moduleId: lesson.moduleId, completedAt: at, progressPercent },
+      actor,
+      subject,
+    });
+  }
+  if (progressEventDue) {
+    events.push({
+      type: "enrollment_progressed",
+      data: {
+        ...ids,
+        progressPercent,
+        previousProgressPercent: percentOf(progress.done - 1, progress.total),
+        lessonsCompleted: progress.done,
+        lessonsTotal: progress.total,
+      },
       actor,
       subject,
     });

@@ -88,8 +88,18 @@ export interface EventPayloads {
   quiz_graded: EventPayloads["quiz_submitted"] & { previousScore: number | null };
   enrollment_dropped: { enrollmentId: string; courseId: string; mode: "drop" | "delete" };
   enrollment_expired: { enrollmentId: string; courseId: string; expiresAt: string; progressPercent: number };
+  enrollment_progressed: {
+    enrollmentId: string;
+    courseId: string;
+    progressPercent: number;
+    previousProgressPercent: number;
+    lessonsCompleted: number;
+    lessonsTotal: number;
+  };
   invite_expired: InviteLifecycle;
   user_updated: { userId: string; changedFields: string[] };
+  /** A user lost access: suspended (`PATCH status`) or deleted. */
+  user_deactivated: { userId: string; reason: "suspended" | "deleted" };
   invite_sent: InviteLifecycle;
   invite_accepted: InviteLifecycle & { userId: string };
   invite_revoked: InviteLifecycle;
@@ -158,7 +168,12 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       description: "An active enrollment reached its expiry before the course was completed.",
     },
     invite_expired: { schemaVersion: 1, description: "A pending invitation reached its expiry unaccepted." },
+    enrollment_progressed: {
+      schemaVersion: 1,
+      description: "An enrollment's progress grew; at most once a minute per enrollment.",
+    },
     user_updated: { schemaVersion: 1, description: "A user's profile, role or status changed." },
+    user_deactivated: { schemaVersion: 1, description: "A user was suspended or deleted." },
     invite_sent: { schemaVersion: 1, description: "An invitation was created or sent again." },
     invite_accepted: { schemaVersion: 1, description: "An invitation was accepted." },
     invite_revoked: { schemaVersion: 1, description: "An invitation was revoked." },
@@ -302,7 +317,16 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     progressPercent: 60,
   },
   invite_expired: SAMPLE_INVITE,
+  enrollment_progressed: {
+    enrollmentId: SAMPLE_ID,
+    courseId: SAMPLE_ID,
+    progressPercent: 40,
+    previousProgressPercent: 30,
+    lessonsCompleted: 4,
+    lessonsTotal: 10,
+  },
   user_updated: { userId: SAMPLE_ID, changedFields: ["name"] },
+  user_deactivated: { userId: SAMPLE_ID, reason: "suspended" },
   invite_sent: SAMPLE_INVITE,
   invite_accepted: { ...SAMPLE_INVITE, userId: SAMPLE_ID },
   invite_revoked: SAMPLE_INVITE,

@@ -5,7 +5,7 @@ import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
-import { emitEvent } from "../events/emit.js";
+import { type EventInput, emitEvent, emitEvents } from "../events/emit.js";
 import { issueInvitation } from "../invites/issue.js";
 import * as invitations from "../invites/repo.js";
 import { DEFAULT_TTL_DAYS } from "../invites/schemas.js";
@@ -218,13 +218,23 @@ export async function updateUser(
       );
       after = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     }
-    await emitEvent(tx, {
-      tenantId,
-      type: "user_updated",
-      data: { userId: id, changedFields: changed },
-      actor: eventActorOf(actor),
-      subject: subjectOf(after),
-    });
+    const events: EventInput[] = [
+      {
+        type: "user_updated",
+        data: { userId: id, changedFields: changed },
+        actor: eventActorOf(actor),
+        subject: subjectOf(after),
+      },
+    ];
+    if (changed.includes("status") && after.status === "suspended") {
+      events.push({
+        type: "user_deactivated",
+        data: { userId: id, reason: "suspended" },
+        actor: eventActorOf(actor),
+        subject: subjectOf(after),
+      });
+    }
+    await emitEvents(tx, tenantId, events);
     return after;
   });
 }
@@ -240,6 +250,13 @@ export async function deleteUser(db: Executor, tenantId: string, actor: Actor, i
     // The memberships go with the user: each says so, as a removal through the classes API would.
     const user = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     await classes.removeMemberships(tx, tenantId, actor, subjectOf(user), user.classGroupIds);
+    await emitEvent(tx, {
+      tenantId,
+      type: "user_deactivated",
+      data: { userId: id, reason: "deleted" },
+      actor: eventActorOf(actor),
+      subject: subjectOf(user),
+    });
     await repo.deleteUser(tx, tenantId, id);
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
+import { classGroupMembers, classGroups, platformEvents, tenants, users } from "../../db/schema/index.js";
 import {
   adminCookie,
   bearer,
@@ -405,5 +405,20 @@ describe("reading, changing and deleting users", () => {
     expect(row?.status).toBe("suspended");
     expect((await patch(bearer(key), "suspended")).statusCode).toBe(403);
     expect((await patch({ cookie }, "active")).statusCode).toBe(200);
+    // Suspension (once, by the session) and deletion each say user_deactivated, with the reason.
+    const removed = await h.inject({
+      method: "DELETE",
+      url: `/api/institution/users/${other.json().id}`,
+      headers: { host: t.host, cookie },
+    });
+    expect(removed.statusCode).toBe(204);
+    const deactivated = await h.database.db
+      .select()
+      .from(platformEvents)
+      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "user_deactivated")));
+    expect(deactivated.map((e) => e.data)).toEqual([
+      { userId: other.json().id, reason: "suspended" },
+      { userId: other.json().id, reason: "deleted" },
+    ]);
   });
 });

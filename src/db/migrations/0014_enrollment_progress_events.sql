@@ -1,0 +1,1 @@
+ALTER TABLE "enrollments" ADD COLUMN "progress_event_at" timestamp(3) with time zone;
