@@ -167,7 +167,9 @@ export async function markActivity(
         : {}),
     })
     .where(and(eq(enrollments.tenantId, tenantId), eq(enrollments.id, enrollmentId)))
-    .returning({ due: sql<boolean>`${enrollments.progressEventAt} = now()` });
+    // The column keeps milliseconds (timestamp(3)); now() has microseconds on PostgreSQL, so compare at the
+    // column's precision.
+    .returning({ due: sql<boolean>`${enrollments.progressEventAt} = now()::timestamptz(3)` });
   return { progressEventDue: change.progressed && rows[0]?.due === true };
 }
 
