@@ -415,7 +415,8 @@ describe("reading, changing and deleting users", () => {
     const deactivated = await h.database.db
       .select()
       .from(platformEvents)
-      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "user_deactivated")));
+      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "user_deactivated")))
+      .orderBy(platformEvents.occurredAt);
     expect(deactivated.map((e) => e.data)).toEqual([
       { userId: other.json().id, reason: "suspended" },
       { userId: other.json().id, reason: "deleted" },
