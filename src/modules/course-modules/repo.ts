@@ -5,7 +5,7 @@ import { readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { courseModules, courses } from "../../db/schema/index.js";
+import { courseModules } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ModuleRecord, ModuleSort } from "./schemas.js";
 
@@ -105,14 +105,6 @@ export async function modulesOfCourse(
     .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.courseId, courseId)))
     .orderBy(asc(courseModules.position), asc(courseModules.id));
   return rows as ModuleRecord[];
-}
-
-export async function courseExists(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, courseId)));
-  return rows.length > 0;
 }
 
 export interface ModuleLink {

@@ -1,7 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { lockCourseStructure } from "../courses/repo.js";
+import { courseExists, lockCourseStructure } from "../courses/repo.js";
 import { quizAttemptsExist } from "../lessons/repo.js";
 import { copyLessons, lessonsOfCourse, quizHasAttempts } from "../lessons/service.js";
 import * as repo from "./repo.js";
@@ -62,7 +62,7 @@ export async function listModules(
   const window = pageWindow(query);
   const filter = { status: query.status };
   const [exists, data, total] = await Promise.all([
-    repo.courseExists(db, tenantId, courseId),
+    courseExists(db, tenantId, courseId),
     repo.listModules(db, tenantId, courseId, filter, query.sort ?? "position", window),
     repo.countModules(db, tenantId, courseId, filter),
   ]);

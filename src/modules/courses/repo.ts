@@ -130,6 +130,10 @@ export async function lockCourse(
   return rows[0] as CourseRecord | undefined;
 }
 
+export async function courseExists(db: Executor, tenantId: string, id: string): Promise<boolean> {
+  return (await findCourse(db, tenantId, id)) !== undefined;
+}
+
 /**
  * Serialises every change to a course's structure (module and lesson positions) on the course row. NO KEY UPDATE
  * does not block the key-share locks foreign keys take, so enrollments keep being written meanwhile. False when

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import type { Role } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
+import { canonicalIds } from "../../platform/http/schemas.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
@@ -85,10 +86,6 @@ async function assertAddressFree(
   if (await repo.hasLivePendingInvite(tx, tenantId, email, exceptId)) throw inviteConflict("pending");
 }
 
-const lowerIds = (ids: readonly string[] | undefined) => [
-  ...new Set((ids ?? []).map((id) => id.toLowerCase())),
-];
-
 export async function listInvites(db: Executor, tenantId: string, query: ListInvitesQueryType) {
   const window = pageWindow(query);
   const filter = { status: query.status, email: query.email };
@@ -119,8 +116,8 @@ export async function createInvite(
   const role: Role = input.role ?? "student";
   if (!mayAssignRole(actor, role)) throw adminRequired();
   const expiresAt = expiryOf(input.expiresAt);
-  const courseIds = lowerIds(input.courseIds);
-  const classGroupIds = lowerIds(input.classGroupIds);
+  const courseIds = canonicalIds(input.courseIds);
+  const classGroupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
     await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
     await assertAddressFree(tx, tenantId, input.email);

@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { courses, questionBanks, questions, quizzes } from "../../db/schema/index.js";
+import { questionBanks, questions, quizzes } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { BankRecord, BankSort, BankStatus, CreateBankInput, UpdateBankInput } from "./schemas.js";
 
@@ -101,14 +101,6 @@ export async function findBank(
     .where(and(eq(questionBanks.tenantId, tenantId), eq(questionBanks.id, id)));
   const rows = await (lock ? query.for("update") : query);
   return rows[0] as BankRecord | undefined;
-}
-
-export async function courseExists(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.tenantId, tenantId), eq(courses.id, id)));
-  return rows.length > 0;
 }
 
 export async function insertBank(db: Executor, tenantId: string, input: CreateBankInput): Promise<string> {

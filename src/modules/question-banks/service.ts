@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { courseExists } from "../courses/repo.js";
 import * as repo from "./repo.js";
 import type { BankRecord, CreateBankInput, ListBanksQueryType, UpdateBankInput } from "./schemas.js";
 
@@ -34,7 +35,7 @@ export async function getBank(db: Executor, tenantId: string, id: string): Promi
 
 async function assertCourse(db: Executor, tenantId: string, courseId: string | null | undefined) {
   if (courseId === undefined || courseId === null) return;
-  if (!(await repo.courseExists(db, tenantId, courseId))) {
+  if (!(await courseExists(db, tenantId, courseId))) {
     throw validationError("courseId", "field.unknown_course", { id: courseId });
   }
 }

@@ -2,6 +2,7 @@ import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import type { AppError } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
+import { canonicalIds } from "../../platform/http/schemas.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
@@ -56,7 +57,7 @@ export async function bulkCreateUsers(
     else {
       // Only an item that goes on claims its e-mail: a refused one must not make a later item a "repeat".
       seenEmails.add(key);
-      const groupIds = [...new Set((raw.classGroupIds ?? []).map((id) => id.toLowerCase()))];
+      const groupIds = canonicalIds(raw.classGroupIds);
       candidates.push({ index, name: raw.name, email: raw.email, key, role: raw.role, groupIds });
     }
   });

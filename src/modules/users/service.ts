@@ -2,6 +2,7 @@ import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { canonicalIds } from "../../platform/http/schemas.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
@@ -53,10 +54,6 @@ export function emailTaken(err: unknown): never {
   throw err;
 }
 
-const lowerIds = (ids: readonly string[] | undefined) => [
-  ...new Set((ids ?? []).map((id) => id.toLowerCase())),
-];
-
 export async function listUsers(db: Executor, tenantId: string, query: ListUsersQueryType) {
   const window = pageWindow(query);
   const filter = {
@@ -93,7 +90,7 @@ export async function createUser(
   input: CreateUserInput,
 ): Promise<UserRecord> {
   assertMayAssignRole(actor, input.role);
-  const groupIds = lowerIds(input.classGroupIds);
+  const groupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
     if (input.role === "student") await reserveStudentSeats(tx, plans, tenantId);
     await assertJoinable(tx, tenantId, groupIds, groupIds);
@@ -198,7 +195,7 @@ export async function updateUser(
     }
     const before = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const { classGroupIds, ...fields } = input;
-    const groupIds = classGroupIds === undefined ? undefined : lowerIds(classGroupIds);
+    const groupIds = classGroupIds === undefined ? undefined : canonicalIds(classGroupIds);
     const changed = changedFields(before, input, groupIds);
     if (changed.length === 0) return before;
     if (Object.keys(fields).length > 0) await repo.updateUser(tx, tenantId, id, fields).catch(emailTaken);

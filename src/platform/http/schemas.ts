@@ -26,3 +26,8 @@ export function requireUuid(id: string): string {
   if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
 }
+
+/** Ids as the database prints them (lowercase), each once: what id lists are compared and stored as. */
+export function canonicalIds(ids: readonly string[] | undefined): string[] {
+  return [...new Set((ids ?? []).map((id) => id.toLowerCase()))];
+}
