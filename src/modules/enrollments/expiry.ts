@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { enrollments, users } from "../../db/schema/index.js";
+import { enrollments } from "../../db/schema/index.js";
 import { subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
+import { findUsers } from "./lookups.js";
 import { findEnrollments } from "./repo.js";
 
 /** Enrollments expired per run; the next run takes the rest. */
@@ -33,12 +34,13 @@ export async function expireEnrollments(db: Executor): Promise<number> {
 
 async function announce(tx: Executor, tenantId: string, ids: string[]): Promise<void> {
   const records = await findEnrollments(tx, tenantId, ids);
-  const people = (await tx.execute(sql`
-    SELECT id, name, email, role FROM ${users}
-    WHERE tenant_id = ${tenantId} AND id = ANY(${sql.param(records.map((r) => r.userId))}::uuid[])`)) as unknown as {
-    rows: { id: string; name: string; email: string; role: string }[];
-  };
-  const byId = new Map(people.rows.map((u) => [u.id, u]));
+  const people = await findUsers(
+    tx,
+    tenantId,
+    records.map((r) => r.userId),
+    [],
+  );
+  const byId = new Map(people.map((u) => [u.id, u]));
   await emitEvents(
     tx,
     tenantId,
