@@ -1,0 +1,88 @@
+/**
+ * The fan-out never breaks the write that caused it: a bulk operation's deliveries are written in statements
+ * that each stay under PostgreSQL's 65,535 bind parameters, and the number of automations plus endpoints an
+ * institution may have is capped (MAX_AUTOMATIONS_PER_INSTITUTION), checked under a lock.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
+import {
+  adminCookie,
+  type Harness,
+  json,
+  makeTenant,
+  startHarness,
+  type TestTenant,
+} from "../../test-support/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ MAX_AUTOMATIONS_PER_INSTITUTION: "12" });
+});
+afterAll(() => h.close());
+
+const URL_OK = "https://93.184.215.14/endpoint";
+
+async function admin() {
+  const t = await makeTenant(h);
+  return { t, cookie: await adminCookie(h, t) };
+}
+
+function call(a: { t: TestTenant; cookie: string }, method: string, url: string, payload?: unknown) {
+  return h.inject({
+    method: method as "GET",
+    url,
+    headers: { host: a.t.host, cookie: a.cookie, "accept-language": "en-US", ...(payload ? json : {}) },
+    ...(payload ? { payload: payload as object } : {}),
+  });
+}
+
+async function countWhere(
+  table: typeof webhookDeliveries | typeof platformEvents | typeof users,
+  t: TestTenant,
+) {
+  const rows = await h.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(eq(table.tenantId, t.id));
+  return rows[0]?.n ?? 0;
+}
+
+describe("fan-out of a bulk write", () => {
+  it("1,000 users with 12 endpoints on user_created: 12,000 deliveries, written in chunks, nothing rolled back", async () => {
+    const a = await admin();
+    for (let i = 0; i < 12; i++) {
+      const res = await call(a, "POST", "/api/institution/webhooks", {
+        url: `${URL_OK}/${i}`,
+        eventTypes: ["user_created"],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      name: `Teacher ${i}`,
+      email: `t${i}@${a.t.slug}.test`,
+      role: "teacher",
+    }));
+    const res = await call(a, "POST", "/api/institution/users/bulk", { items });
+    expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
+    expect(res.json().summary).toMatchObject({ created: 1000 });
+    // The administrator, and the thousand.
+    expect(await countWhere(users, a.t)).toBe(1001);
+    const events = await h.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(platformEvents)
+      .where(and(eq(platformEvents.tenantId, a.t.id), eq(platformEvents.type, "user_created")));
+    // The administrator's, from before the endpoints existed, and the thousand.
+    expect(events[0]?.n).toBe(1001);
+    expect(await countWhere(webhookDeliveries, a.t)).toBe(12_000);
+    // Every (endpoint, event) pair once.
+    const pairs = await h.database.db
+      .select({
+        pairs: sql<number>`count(DISTINCT (automation_id, event_id))::int`,
+        events: sql<number>`count(DISTINCT event_id)::int`,
+      })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.tenantId, a.t.id));
+    expect(pairs[0]).toEqual({ pairs: 12_000, events: 1000 });
+  }, 120_000);
+});
