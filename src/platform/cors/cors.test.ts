@@ -22,7 +22,7 @@ afterAll(() => h.close());
 const PREFLIGHT = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers": "Content-Type, Authorization, Accept-Language",
+  "access-control-allow-headers": "Content-Type, Authorization, Accept-Language, Idempotency-Key",
   "access-control-max-age": "86400",
 };
 

@@ -6,7 +6,7 @@ export const CORS_PREFIX = "/api/institution/";
 export const PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers": "Content-Type, Authorization, Accept-Language",
+  "access-control-allow-headers": "Content-Type, Authorization, Accept-Language, Idempotency-Key",
   "access-control-max-age": "86400",
 } as const;
 
