@@ -74,13 +74,13 @@ interface ErrorBody {
 interface PaymentEventItem {
   id: string;
   provider: string;
-  eventId: string;
+  externalEventId: string;
   type: string;
   outcome: string;
   reason: string | null;
   eventCreatedAt: string;
   receivedAt: string;
-  payload: Record<string, unknown>;
+  rawPayload: Record<string, unknown>;
 }
 
 interface EventPage {
@@ -948,23 +948,23 @@ describe("GET /api/institution/billing/events", () => {
     const page = res.json<EventPage>();
     expect(page.pagination).toEqual({ page: 1, perPage: 20, total: 4, totalPages: 1 });
     const newestFirst = [...sent].reverse();
-    expect(page.data.map((e) => e.eventId)).toEqual(newestFirst.map((s) => s.event.id));
+    expect(page.data.map((e) => e.externalEventId)).toEqual(newestFirst.map((s) => s.event.id));
     for (const [i, item] of page.data.entries()) {
       const expected = newestFirst[i]!;
       expect(Object.keys(item).sort()).toEqual([
         "eventCreatedAt",
-        "eventId",
+        "externalEventId",
         "id",
         "outcome",
-        "payload",
         "provider",
+        "rawPayload",
         "reason",
         "receivedAt",
         "type",
       ]);
       expect(item).toMatchObject({
         provider: "stripe",
-        eventId: expected.event.id,
+        externalEventId: expected.event.id,
         type: expected.event.type,
         outcome: expected.outcome,
         reason: expected.reason,
@@ -972,7 +972,7 @@ describe("GET /api/institution/billing/events", () => {
       });
       expect(item.id).toMatch(UUID);
       expect(item.receivedAt).toMatch(ISO);
-      expect(item.payload).toMatchObject({ id: expected.event.id, type: expected.event.type });
+      expect(item.rawPayload).toMatchObject({ id: expected.event.id, type: expected.event.type });
     }
     const received = page.data.map((e) => Date.parse(e.receivedAt));
     expect([...received].sort((x, y) => y - x)).toEqual(received);
@@ -990,15 +990,15 @@ describe("GET /api/institution/billing/events", () => {
       const body = one.json<EventPage>();
       expect(body.pagination).toEqual({ page: p, perPage: 1, total: 4, totalPages: 4 });
       expect(body.data).toHaveLength(1);
-      ids.push(body.data[0]!.eventId);
+      ids.push(body.data[0]!.externalEventId);
     }
-    expect(ids).toEqual(page.data.map((e) => e.eventId));
+    expect(ids).toEqual(page.data.map((e) => e.externalEventId));
     const beyond = (await getEvents(admin, "?perPage=1&page=5")).json<EventPage>();
     expect(beyond.data).toEqual([]);
     expect(beyond.pagination).toEqual({ page: 5, perPage: 1, total: 4, totalPages: 4 });
     const three = (await getEvents(admin, "?perPage=3&page=2")).json<EventPage>();
     expect(three.pagination).toEqual({ page: 2, perPage: 3, total: 4, totalPages: 2 });
-    expect(three.data.map((e) => e.eventId)).toEqual([page.data[3]!.eventId]);
+    expect(three.data.map((e) => e.externalEventId)).toEqual([page.data[3]!.externalEventId]);
     // Above 100 is served as 100.
     expect((await getEvents(admin, "?perPage=500")).json<EventPage>().pagination.perPage).toBe(100);
   });
@@ -1049,13 +1049,13 @@ describe("GET /api/institution/billing/events", () => {
     const list = await getEvents(admin);
     expect(list.statusCode).toBe(200);
     const [item] = list.json<EventPage>().data;
-    expect(item?.eventId).toBe(event.id);
+    expect(item?.externalEventId).toBe(event.id);
     for (const value of Object.values(personal)) {
       expect(list.body, value).not.toContain(value);
       expect(await tablesContaining(h, value), value).toEqual([]);
     }
     // What reconciles money stays.
-    const object = (item!.payload.data as Record<string, unknown>).object as Record<string, unknown>;
+    const object = (item!.rawPayload.data as Record<string, unknown>).object as Record<string, unknown>;
     expect(object).toMatchObject({
       customer,
       subscription,
@@ -1088,11 +1088,11 @@ describe("GET /api/institution/billing/events", () => {
     const res = await deliver(own);
     expect(res.json()).toEqual({ received: true, outcome: "ignored" });
     const pageB = (await getEvents(b)).json<EventPage>();
-    expect(pageB.data.map((e) => e.eventId)).toEqual([own.id]);
+    expect(pageB.data.map((e) => e.externalEventId)).toEqual([own.id]);
     expect(pageB.data[0]?.reason).toBe("session has no subscription");
     expect(pageB.pagination.total).toBe(1);
     const pageA = (await getEvents(a)).json<EventPage>();
-    expect(pageA.data.map((e) => e.eventId)).toEqual([event.id]);
+    expect(pageA.data.map((e) => e.externalEventId)).toEqual([event.id]);
     expect(pageA.pagination.total).toBe(1);
     // A's session cannot read B's log through B's host.
     expect((await getEvents({ t: b.t, cookie: a.cookie })).statusCode).toBe(401);

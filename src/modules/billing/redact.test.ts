@@ -415,9 +415,9 @@ describe("the webhook stores and logs Stripe events without personal data", () =
       headers: { host: tenant.host, cookie },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const page = res.json<{ data: { eventId: string; payload: unknown }[] }>();
+    const page = res.json<{ data: { externalEventId: string; rawPayload: unknown }[] }>();
     const mine = [...posted].filter(([, t]) => t === tenant.id).map(([id]) => id);
-    expect(page.data.map((e) => e.eventId).sort()).toEqual(mine.sort());
+    expect(page.data.map((e) => e.externalEventId).sort()).toEqual(mine.sort());
     expect(leaks(page.data, personal)).toEqual([]);
   });
 

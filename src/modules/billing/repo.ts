@@ -103,13 +103,13 @@ export async function insertPaymentEvent(db: Executor, event: NewPaymentEvent): 
 const eventColumns = {
   id: paymentEvents.id,
   provider: paymentEvents.provider,
-  eventId: paymentEvents.eventId,
+  externalEventId: paymentEvents.eventId,
   type: paymentEvents.type,
   outcome: paymentEvents.outcome,
   reason: paymentEvents.reason,
   eventCreatedAt: paymentEvents.eventCreatedAt,
   receivedAt: paymentEvents.receivedAt,
-  payload: paymentEvents.payload,
+  rawPayload: paymentEvents.payload,
 };
 
 export type PaymentEventRow = {

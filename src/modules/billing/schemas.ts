@@ -71,7 +71,7 @@ export const PaymentEvent = Type.Object(
   {
     id: Uuid,
     provider: Type.String(),
-    eventId: Type.String({ description: "The provider's event id (`evt_…`)." }),
+    externalEventId: Type.String({ description: "The provider's event id (`evt_…`)." }),
     type: Type.String(),
     outcome: StringEnum(["applied", "stale", "ignored"], {
       description: "`stale`: older than an event already applied; `ignored`: can never apply (see `reason`).",
@@ -79,9 +79,9 @@ export const PaymentEvent = Type.Object(
     reason: Type.Union([Type.String(), Type.Null()]),
     eventCreatedAt: IsoDateTime,
     receivedAt: IsoDateTime,
-    payload: Type.Object(
+    rawPayload: Type.Object(
       {},
-      { additionalProperties: true, description: "The event, personal data redacted." },
+      { additionalProperties: true, description: "The event as received, personal data redacted." },
     ),
   },
   {
@@ -90,13 +90,13 @@ export const PaymentEvent = Type.Object(
       {
         id: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
         provider: "stripe",
-        eventId: "evt_1QxYz2AbCdEfGhIjKlMnOpQr",
+        externalEventId: "evt_1QxYz2AbCdEfGhIjKlMnOpQr",
         type: "invoice.paid",
         outcome: "applied",
         reason: null,
         eventCreatedAt: "2026-11-23T11:59:58.000Z",
         receivedAt: "2026-11-23T12:00:00.000Z",
-        payload: {
+        rawPayload: {
           id: "evt_1QxYz2AbCdEfGhIjKlMnOpQr",
           type: "invoice.paid",
           created: 1795435198,
