@@ -38,6 +38,8 @@ export interface Config {
   /** Keyring for secrets encrypted at rest (webhook signing secrets): SECRETS_ENCRYPTION_KEY(S_PREVIOUS). */
   secrets: SecretsConfig;
   bodyLimitBytes: number;
+  /** Automations and webhook endpoints together, per institution: each event fans out to at most this many. */
+  maxAutomationsPerInstitution: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
   cronSecret?: string;
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     outbound: loadOutboundConfig(env),
     secrets: loadSecretsConfig(env, dataDir),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
+    maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
   };

@@ -38,6 +38,8 @@ export const enUS = {
   invalid_signature: "The Stripe-Signature header is missing, expired or does not match the body.",
   "conflict.already_subscribed":
     "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
+  "conflict.automation_limit":
+    "This institution already has {limit} automations and webhook endpoints, the most it may have. Delete one first.",
   "conflict.not_inbound": "Only an automation triggered by an inbound webhook has a token.",
   "conflict.idempotency_mismatch": "This Idempotency-Key was already used with a different request.",
   "conflict.idempotency_in_progress":

@@ -39,6 +39,8 @@ export const esES: Catalogue = {
   invalid_signature: "La cabecera Stripe-Signature falta, ha caducado o no coincide con el cuerpo.",
   "conflict.already_subscribed":
     "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
+  "conflict.automation_limit":
+    "Esta institución ya tiene {limit} automatizaciones y endpoints de webhook, el máximo permitido. Elimine uno antes.",
   "conflict.not_inbound": "Solo una automatización activada por un webhook entrante tiene token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key ya se usó con otra solicitud.",
   "conflict.idempotency_in_progress":

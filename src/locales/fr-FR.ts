@@ -38,6 +38,8 @@ export const frFR: Catalogue = {
   invalid_signature: "L'en-tête Stripe-Signature est absent, expiré ou ne correspond pas au corps.",
   "conflict.already_subscribed":
     "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
+  "conflict.automation_limit":
+    "Cet établissement a déjà {limit} automatisations et endpoints de webhook, le maximum autorisé. Supprimez-en un d'abord.",
   "conflict.not_inbound": "Seule une automatisation déclenchée par un webhook entrant a un jeton.",
   "conflict.idempotency_mismatch": "Cette Idempotency-Key a déjà servi pour une autre requête.",
   "conflict.idempotency_in_progress":

@@ -37,6 +37,8 @@ export const ptBR: Catalogue = {
   invalid_signature: "O cabeçalho Stripe-Signature está ausente, expirado ou não corresponde ao corpo.",
   "conflict.already_subscribed":
     "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
+  "conflict.automation_limit":
+    "Esta instituição já tem {limit} automações e endpoints de webhook, o máximo permitido. Exclua um antes.",
   "conflict.not_inbound": "Só uma automação acionada por webhook de entrada tem token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key já foi usada com outra requisição.",
   "conflict.idempotency_in_progress":

@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
+import { automations, platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
 import {
   adminCookie,
   type Harness,
@@ -85,4 +85,77 @@ describe("fan-out of a bulk write", () => {
       .where(eq(webhookDeliveries.tenantId, a.t.id));
     expect(pairs[0]).toEqual({ pairs: 12_000, events: 1000 });
   }, 120_000);
+});
+
+describe("MAX_AUTOMATIONS_PER_INSTITUTION (12 here)", () => {
+  const automation = (n: number) => ({
+    name: `Automation ${n}`,
+    trigger: { event: "user_created" },
+    action: { type: "send_webhook", url: `${URL_OK}/a${n}` },
+  });
+  const endpoint = (n: number) => ({ url: `${URL_OK}/e${n}`, eventTypes: ["user_created"] });
+
+  async function total(t: TestTenant) {
+    const rows = await h.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(automations)
+      .where(eq(automations.tenantId, t.id));
+    return rows[0]?.n ?? 0;
+  }
+
+  it("counts automations and endpoints together, disabled ones too; the next is 409 conflict until one goes", async () => {
+    const a = await admin();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await call(a, "POST", "/api/institution/automations", { ...automation(i), enabled: i > 0 });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json().id);
+    }
+    for (let i = 0; i < 6; i++) {
+      const res = await call(a, "POST", "/api/institution/webhooks", endpoint(i));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    for (const [url, body] of [
+      ["/api/institution/automations", automation(99)],
+      ["/api/institution/webhooks", endpoint(99)],
+    ] as const) {
+      const res = await call(a, "POST", url, body);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toEqual({
+        error: "conflict",
+        message:
+          "This institution already has 12 automations and webhook endpoints, the most it may have. Delete one first.",
+      });
+    }
+    expect(await total(a.t)).toBe(12);
+    // Enabling the disabled one adds nothing: it was counted already.
+    const enabled = await call(a, "PATCH", `/api/institution/automations/${ids[0]}`, { enabled: true });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    const gone = await call(a, "DELETE", `/api/institution/automations/${ids[1]}`);
+    expect(gone.statusCode).toBe(204);
+    const again = await call(a, "POST", "/api/institution/webhooks", endpoint(100));
+    expect(again.statusCode, again.body).toBe(201);
+    expect(await total(a.t)).toBe(12);
+    // Another institution has its own allowance.
+    const b = await admin();
+    expect((await call(b, "POST", "/api/institution/automations", automation(0))).statusCode).toBe(201);
+  });
+
+  it("concurrent creations never pass the limit", async () => {
+    const a = await admin();
+    for (let i = 0; i < 10; i++) {
+      const res = await call(a, "POST", "/api/institution/automations", automation(i));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? call(a, "POST", "/api/institution/automations", automation(50 + i))
+          : call(a, "POST", "/api/institution/webhooks", endpoint(50 + i)),
+      ),
+    );
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, 201, 409, 409, 409, 409]);
+    expect(await total(a.t)).toBe(12);
+  });
 });

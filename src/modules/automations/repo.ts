@@ -26,12 +26,30 @@ const publicColumns = {
 };
 export type PublicAutomationRow = Pick<AutomationRow, keyof typeof publicColumns>;
 
-export async function insertAutomation(db: Executor, tenantId: string, row: NewAutomation) {
-  const rows = await db
-    .insert(automations)
-    .values({ ...row, tenantId })
-    .returning(publicColumns);
-  return rows[0] as PublicAutomationRow;
+/**
+ * Inserts an automation or endpoint unless the institution already has `limit` of them, both kinds and disabled
+ * ones included (undefined when it has). Creations of one institution queue on an advisory lock, so concurrent
+ * ones cannot pass the limit together: each counts after the one before it committed.
+ */
+export async function insertAutomation(
+  db: Executor,
+  tenantId: string,
+  limit: number,
+  row: NewAutomation,
+): Promise<PublicAutomationRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`automations:${tenantId}`}, 0))`);
+    const counted = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(automations)
+      .where(eq(automations.tenantId, tenantId));
+    if ((counted[0]?.n ?? 0) >= limit) return undefined;
+    const rows = await tx
+      .insert(automations)
+      .values({ ...row, tenantId })
+      .returning(publicColumns);
+    return rows[0] as PublicAutomationRow;
+  });
 }
 
 export async function findAutomation(db: Executor, tenantId: string, id: string, kind: Kind = "automation") {

@@ -112,6 +112,14 @@ async function validate(deps: AutomationDeps, input: { condition?: unknown; acti
   return { condition };
 }
 
+/** MAX_AUTOMATIONS_PER_INSTITUTION reached: automations and webhook endpoints count together. */
+export function automationLimitReached(config: Config): AppError {
+  return new AppError("conflict", {
+    messageKey: "conflict.automation_limit",
+    params: { limit: config.maxAutomationsPerInstitution },
+  });
+}
+
 export interface CreatedAutomationRecord extends AutomationRecord {
   signingSecret: string;
   inboundUrl?: string;
@@ -127,7 +135,7 @@ export async function createAutomation(
   const id = randomUUID();
   const signingSecret = newSigningSecret();
   const token = input.trigger.event === INBOUND_TRIGGER ? newInboundToken() : undefined;
-  const row = await repo.insertAutomation(deps.db, tenantId, {
+  const row = await repo.insertAutomation(deps.db, tenantId, deps.config.maxAutomationsPerInstitution, {
     id,
     name: input.name,
     enabled: input.enabled ?? true,
@@ -137,6 +145,7 @@ export async function createAutomation(
     signingSecret: sealSecret(signingSecret, keyringOf(deps.config), secretContext(id)),
     inboundTokenHash: token === undefined ? null : hashInboundToken(token),
   });
+  if (row === undefined) throw automationLimitReached(deps.config);
   return {
     ...toRecord(row),
     signingSecret,

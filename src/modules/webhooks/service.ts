@@ -6,6 +6,7 @@ import * as repo from "../automations/repo.js";
 import type { SendWebhookAction } from "../automations/schemas.js";
 import {
   type AutomationDeps,
+  automationLimitReached,
   keyringOf,
   newSigningSecret,
   refuseTargetUrl,
@@ -43,7 +44,7 @@ export async function createEndpoint(deps: AutomationDeps, tenantId: string, inp
   await checkUrl(deps, input.url);
   const id = randomUUID();
   const signingSecret = newSigningSecret();
-  const row = await repo.insertAutomation(deps.db, tenantId, {
+  const row = await repo.insertAutomation(deps.db, tenantId, deps.config.maxAutomationsPerInstitution, {
     id,
     kind: KIND,
     name: input.url,
@@ -54,6 +55,7 @@ export async function createEndpoint(deps: AutomationDeps, tenantId: string, inp
     action: { type: "send_webhook", url: input.url } satisfies SendWebhookAction,
     signingSecret: sealSecret(signingSecret, keyringOf(deps.config), secretContext(id)),
   });
+  if (row === undefined) throw automationLimitReached(deps.config);
   return { ...toRecord(row), signingSecret };
 }
 
