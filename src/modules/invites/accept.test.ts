@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  billingSubscriptions,
   classGroupMembers,
   classGroups,
   courses,
@@ -13,6 +14,7 @@ import {
 } from "../../db/schema/index.js";
 import { makeCourse } from "../../test-support/catalogue.js";
 import {
+  adminCookie,
   bearer,
   type Harness,
   json,
@@ -331,5 +333,120 @@ describe("concurrency and limits", () => {
     });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe("tenant_not_found");
+  });
+});
+
+describe("no escalation through invitations", () => {
+  /** An administrator created by an administrator with sendInvite: an `invited` account and its invitation. */
+  async function invitedAdmin(tenant: TestTenant, email = `boss${++seq}@example.com`) {
+    const res = await h.inject({
+      method: "POST",
+      url: "/api/institution/users",
+      headers: { host: tenant.host, ...json, cookie: await adminCookie(h, tenant) },
+      payload: { name: "Chefe", email, role: "institution_admin", sendInvite: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; email: string; role: string; status: string };
+  }
+
+  it("refuses a student invitation for the address of an invited administrator, even after revoking theirs", async () => {
+    const writer = await makeKey(h, t, ["invites:write", "invites:read"]);
+    const admin = await invitedAdmin(t);
+    const listed = await h.inject({
+      method: "GET",
+      url: `/api/institution/invites?email=${admin.email}`,
+      headers: { host: t.host, ...bearer(writer) },
+    });
+    const pending = listed.json().data[0] as { id: string; role: string };
+    expect(pending.role).toBe("institution_admin");
+    // Its token is out of the key's reach.
+    const resent = await h.inject({
+      method: "POST",
+      url: `/api/institution/invites/${pending.id}/resend`,
+      headers: { host: t.host, ...bearer(writer) },
+    });
+    expect(resent.statusCode).toBe(403);
+    const revoked = await h.inject({
+      method: "DELETE",
+      url: `/api/institution/invites/${pending.id}`,
+      headers: { host: t.host, ...bearer(writer) },
+    });
+    expect(revoked.statusCode).toBe(204);
+    const res = await h.inject({
+      method: "POST",
+      url: "/api/institution/invites",
+      headers: { host: t.host, ...json, ...bearer(writer), "accept-language": "en-US" },
+      payload: { email: admin.email, role: "student" },
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ error: "conflict" });
+    const [account] = await usersWithEmail(t, admin.email);
+    expect(account).toMatchObject({ role: "institution_admin", status: "invited" });
+  });
+
+  it("never activates an account of another role: a student invitation sent before the administrator was made", async () => {
+    const writer = await makeKey(h, t, ["invites:write"]);
+    const email = `early${++seq}@example.com`;
+    const early = await invite(t, { email, role: "student" }, writer);
+    const admin = await invitedAdmin(t, email);
+    const res = await accept(t, { token: early.token, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error).toBe("conflict");
+    const [account] = await usersWithEmail(t, email);
+    expect(account).toMatchObject({ id: admin.id, role: "institution_admin", status: "invited" });
+    expect((await inviteRow(early.id))?.status).toBe("pending");
+    const login = await h.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { host: t.host, ...json },
+      payload: { email, password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it("still activates an invited account with the invitation of its own role", async () => {
+    const admin = await invitedAdmin(t);
+    const cookie = await adminCookie(h, t);
+    const listed = await h.inject({
+      method: "GET",
+      url: `/api/institution/invites?email=${admin.email}`,
+      headers: { host: t.host, cookie },
+    });
+    const resent = await h.inject({
+      method: "POST",
+      url: `/api/institution/invites/${listed.json().data[0].id}/resend`,
+      headers: { host: t.host, cookie },
+    });
+    expect(resent.statusCode, resent.body).toBe(200);
+    const res = await accept(t, { token: resent.json().token, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().user).toMatchObject({ id: admin.id, role: "institution_admin", status: "active" });
+  });
+});
+
+describe("a tenant whose subscription is inactive", () => {
+  it("answers 402 subscription_inactive to an acceptance, creating nothing, and accepts again once it is active", async () => {
+    const s = await makeTenant(h);
+    const k = await makeKey(h, s, ["invites:write"]);
+    const inv = await invite(s, { role: "teacher" }, k);
+    for (const status of ["suspended", "unpaid", "paused"]) {
+      await h.database.db
+        .insert(billingSubscriptions)
+        .values({ tenantId: s.id, stripeCustomerId: `cus_${s.slug}`, status })
+        .onConflictDoUpdate({ target: billingSubscriptions.tenantId, set: { status } });
+      await h.ctx.tenants.changed(s.id);
+      const res = await accept(s, { token: inv.token, password: PASSWORD });
+      expect(res.statusCode, `${status}: ${res.body}`).toBe(402);
+      expect(res.json()).toMatchObject({ error: "subscription_inactive" });
+      expect(await usersWithEmail(s, inv.email)).toHaveLength(0);
+      expect((await inviteRow(inv.id))?.status).toBe("pending");
+    }
+    await h.database.db
+      .update(billingSubscriptions)
+      .set({ status: "active" })
+      .where(eq(billingSubscriptions.tenantId, s.id));
+    await h.ctx.tenants.changed(s.id);
+    const res = await accept(s, { token: inv.token, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(201);
   });
 });

@@ -7,7 +7,7 @@ import { bulkEnroll } from "../enrollments/bulk-enroll.js";
 import { emitEvent } from "../events/emit.js";
 import type { UserRecord } from "../users/schemas.js";
 import { createUser, updateUser } from "../users/service.js";
-import { inviteConflict, lifecycleOf } from "./lifecycle.js";
+import { inviteConflict, invitedRoleDiffers, lifecycleOf } from "./lifecycle.js";
 import * as repo from "./repo.js";
 import type { AcceptInviteInput, InviteRecord } from "./schemas.js";
 
@@ -48,7 +48,9 @@ export async function acceptInvite(
     assertAcceptable(invite);
     const account = await repo.accountOf(tx, tenantId, invite.email);
     // An account created with `sendInvite` is the one this invitation activates (its seat and classes are
-    // already its own); anything else gets a new account, and an address in use is 409 from createUser.
+    // already its own); anything else gets a new account, and an address in use is 409 from createUser. The
+    // invitation grants its own role and no other: it never activates an account holding a different one.
+    if (account?.status === "invited" && account.role !== invite.role) throw invitedRoleDiffers();
     const user =
       account?.status === "invited"
         ? await updateUser(tx, deps.plans, tenantId, SYSTEM, account.id, {

@@ -162,9 +162,9 @@ export async function accountOf(
   db: Executor,
   tenantId: string,
   email: string,
-): Promise<{ id: string; status: string } | undefined> {
+): Promise<{ id: string; status: string; role: string } | undefined> {
   const rows = await db
-    .select({ id: users.id, status: users.status })
+    .select({ id: users.id, status: users.status, role: users.role })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), sql`lower(${users.email}) = lower(${email})`))
     .limit(1);

@@ -152,7 +152,7 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/invites/accept",
     {
-      config: { access: { kind: "tenant" } },
+      config: { access: { kind: "tenant" }, closedWhileInactive: true },
       schema: {
         tags,
         summary: "Accept an invitation",
@@ -161,7 +161,8 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
           "invitation's role and this password) and their class memberships, and marks the invitation " +
           "accepted. Unknown token: 404. Expired, revoked or already accepted: 409 `conflict`, each with its " +
           "own message. A student counts against the plan's limit (422 `student_limit_reached`, 503 " +
-          "`student_limit_unverifiable`; nothing is created). Failed attempts are limited per IP (429).",
+          "`student_limit_unverifiable`; nothing is created). Failed attempts are limited per IP (429). While the " +
+          "institution's subscription is suspended, unpaid or paused: 402 `subscription_inactive`.",
         body: AcceptInviteBody,
         response: { 201: AcceptedInvite },
       },

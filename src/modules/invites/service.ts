@@ -7,7 +7,7 @@ import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { adminRequired, mayAssignRole } from "../users/service.js";
 import { issueInvitation, newToken } from "./issue.js";
-import { inviteConflict, lifecycleOf } from "./lifecycle.js";
+import { inviteConflict, invitedRoleDiffers, lifecycleOf } from "./lifecycle.js";
 import * as repo from "./repo.js";
 import {
   type CreateInviteInput,
@@ -70,12 +70,15 @@ async function assertReferencesExist(
 
 /**
  * No second live invitation, and no invitation for an address whose account is in use. An `invited` account
- * (created with `sendInvite`) is what an invitation is for: accepting it activates that account.
+ * (created with `sendInvite`) is what an invitation is for: accepting it activates that account, so the
+ * invitation must carry that account's role. Otherwise an invitation anyone may send (a student's) would
+ * activate an administrator's account.
  */
 async function assertAddressFree(
   tx: Executor,
   tenantId: string,
   email: string,
+  role: string,
   exceptId?: string,
 ): Promise<void> {
   await repo.lockAddress(tx, tenantId, email);
@@ -83,6 +86,7 @@ async function assertAddressFree(
   if (account !== undefined && account.status !== "invited") {
     throw new AppError("conflict", { messageKey: "conflict.email_taken" });
   }
+  if (account !== undefined && account.role !== role) throw invitedRoleDiffers();
   if (await repo.hasLivePendingInvite(tx, tenantId, email, exceptId)) throw inviteConflict("pending");
 }
 
@@ -120,7 +124,7 @@ export async function createInvite(
   const classGroupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
     await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
-    await assertAddressFree(tx, tenantId, input.email);
+    await assertAddressFree(tx, tenantId, input.email, role);
     const { invite, token } = await issueInvitation(tx, tenantId, actor, {
       email: input.email,
       name: input.name ?? null,
@@ -152,7 +156,7 @@ export async function resendInvite(
     if (current.status === "accepted" || current.status === "revoked") throw inviteConflict(current.status);
     // A fresh token for an administrator's invitation is as powerful as a new one.
     if (!mayAssignRole(actor, current.role)) throw adminRequired();
-    await assertAddressFree(tx, tenantId, current.email, current.id);
+    await assertAddressFree(tx, tenantId, current.email, current.role, current.id);
     await repo.reissue(tx, tenantId, id, hash, expiryOf(undefined));
     const invite = (await repo.findInvite(tx, tenantId, id)) as InviteRecord;
     await emitEvent(tx, {

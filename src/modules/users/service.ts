@@ -165,6 +165,14 @@ function changedFields(before: UserRecord, input: UpdateUserInput, groupIds: str
   return changed;
 }
 
+/** Whether a PATCH changes who the account is: its e-mail (the sign-in and invitation address) or its name. */
+function changesIdentity(before: UserRecord, input: UpdateUserInput): boolean {
+  return (
+    (input.email !== undefined && input.email !== before.email) ||
+    (input.name !== undefined && input.name !== before.name)
+  );
+}
+
 /**
  * Changes a user in one transaction. `classGroupIds` replaces the memberships: classes left emit
  * `class_member_removed`, classes joined are checked like on creation and emit `class_member_added`. When
@@ -182,10 +190,13 @@ export async function updateUser(
   return db.transaction(async (tx) => {
     const current = await repo.lockUser(tx, tenantId, id);
     if (current === undefined) throw notFound();
+    const before = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     if (current.role === "institution_admin") {
       // Demoting, suspending or reinstating an administrator is as sensitive as promoting one: a key that could
-      // set an administrator's status could restore a suspended administrator's rights.
-      if (input.role !== undefined || input.status !== undefined)
+      // set an administrator's status could restore a suspended administrator's rights. So is their identity:
+      // whoever sets an administrator's e-mail can have an invitation to that address activate the account, or
+      // lock every administrator out.
+      if (input.role !== undefined || input.status !== undefined || changesIdentity(before, input))
         assertMayAssignRole(actor, "institution_admin");
       const demoted = input.role !== undefined && input.role !== "institution_admin";
       if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
@@ -193,7 +204,6 @@ export async function updateUser(
     if (input.role === "student" && current.role !== "student") {
       await reserveStudentSeats(tx, plans, tenantId);
     }
-    const before = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const { classGroupIds, ...fields } = input;
     const groupIds = classGroupIds === undefined ? undefined : canonicalIds(classGroupIds);
     const changed = changedFields(before, input, groupIds);

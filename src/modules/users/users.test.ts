@@ -422,4 +422,45 @@ describe("reading, changing and deleting users", () => {
       { userId: other.json().id, reason: "deleted" },
     ]);
   });
+  it("lets only an administrator's session change an administrator's e-mail or name, invited or active", async () => {
+    const t = await makeTenant(h);
+    const cookie = await adminCookie(h, t);
+    const key = await makeKey(h, t, ["users:write"]);
+    const invited = await post(
+      t,
+      { cookie },
+      { name: "Boss", email: email(t), role: "institution_admin", sendInvite: true },
+    );
+    expect(invited.statusCode, invited.body).toBe(201);
+    const patch = (headers: Record<string, string>, id: string, payload: object) =>
+      h.inject({
+        method: "PATCH",
+        url: `/api/institution/users/${id}`,
+        headers: { host: t.host, ...json, ...headers },
+        payload,
+      });
+    const targets = [invited.json().id as string, t.adminUserId];
+    for (const id of targets) {
+      for (const payload of [{ email: `taken${++seq}@attacker.test` }, { name: "Locked Out" }]) {
+        const res = await patch(bearer(key), id, payload);
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json().error).toBe("forbidden");
+      }
+    }
+    const rows = await h.database.db.select().from(users).where(eq(users.tenantId, t.id));
+    expect(rows.find((u) => u.id === t.adminUserId)).toMatchObject({ email: t.adminEmail });
+    expect(rows.find((u) => u.id === invited.json().id)).toMatchObject({ name: "Boss" });
+    // Sending the values it already has changes nothing, and classes are not identity.
+    expect((await patch(bearer(key), t.adminUserId, { email: t.adminEmail })).statusCode).toBe(200);
+    // An administrator's session may.
+    const renamed = await patch({ cookie }, invited.json().id, {
+      name: "Chefe",
+      email: `boss${++seq}@${t.slug}.test`,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().name).toBe("Chefe");
+    // A teacher's identity stays the key's to manage.
+    const teacher = await post(t, bearer(key), { name: "T", email: email(t), role: "teacher" });
+    expect((await patch(bearer(key), teacher.json().id, { name: "Teacher" })).statusCode).toBe(200);
+  });
 });

@@ -8,6 +8,11 @@ declare module "fastify" {
      * billing, listing API keys. Every other /api/institution route answers 402 for such a tenant.
      */
     openWhileInactive?: true;
+    /**
+     * Set on routes outside /api/institution that act for a tenant without credentials (invitation acceptance):
+     * they too answer 402 while the tenant's subscription is inactive.
+     */
+    closedWhileInactive?: true;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the security matrix and the OpenAPI inventory tests. */

@@ -44,19 +44,27 @@ export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): voi
     if (UNSAFE_METHODS.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       throw new AppError("unsupported_media_type");
     }
-    if (access.kind === "tenant") return;
+    if (access.kind === "tenant") {
+      if (request.routeOptions.config.closedWhileInactive === true) assertSubscriptionLive(tenant);
+      return;
+    }
     reply.header("cache-control", "no-store");
     request.principal = await authenticate(ctx, request, reply, tenant, access);
     // After authentication, so only the tenant's own users and keys learn that its subscription lapsed.
     if (
-      tenant.billingStatus !== null &&
-      INACTIVE_STATUSES.has(tenant.billingStatus) &&
       request.routeOptions.config.openWhileInactive !== true &&
       request.routeOptions.url?.startsWith("/api/institution/")
     ) {
-      throw new AppError("subscription_inactive", { params: { status: tenant.billingStatus } });
+      assertSubscriptionLive(tenant);
     }
   });
+}
+
+/** 402 `subscription_inactive` while the tenant's subscription is suspended, unpaid or paused. */
+export function assertSubscriptionLive(tenant: Tenant): void {
+  if (tenant.billingStatus !== null && INACTIVE_STATUSES.has(tenant.billingStatus)) {
+    throw new AppError("subscription_inactive", { params: { status: tenant.billingStatus } });
+  }
 }
 
 async function authenticate(
