@@ -22,6 +22,6 @@ declare module "fastify" {
     tenant: Tenant | null;
     principal: Principal | null;
     /** The `Idempotency-Key` this request holds, until its response is stored. */
-    idempotencyKey: { tenantId: string; key: string } | null;
+    idempotencyKey: { tenantId: string; principal: string; key: string } | null;
   }
 }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courses, idempotencyKeys } from "../../db/schema/index.js";
 import {
+  adminCookie,
   bearer,
   type Harness,
   json,
@@ -9,6 +10,7 @@ import {
   makeTenant,
   startHarness,
   type TestTenant,
+  tablesContaining,
 } from "../../test-support/harness.js";
 import { purgeIdempotencyKeys } from "./idempotency.js";
 
@@ -121,5 +123,116 @@ describe("Idempotency-Key on POST", () => {
       .from(idempotencyKeys)
       .where(eq(idempotencyKeys.tenantId, a.t.id));
     expect(left.map((k) => k.key)).toEqual(["k-new"]);
+  });
+});
+
+/** A POST on tenant `t` as `credential` (a session cookie or an API key's headers), under `Idempotency-Key: k`. */
+function post(t: TestTenant, credential: Record<string, string>, url: string, k: string, payload?: object) {
+  return h.inject({
+    method: "POST",
+    url,
+    headers: {
+      host: t.host,
+      ...credential,
+      ...(payload === undefined ? {} : json),
+      "accept-language": "en-US",
+      "idempotency-key": k,
+    },
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+const PUBLIC_URL = "https://93.184.215.14/aula";
+
+describe("Idempotency-Key per principal", () => {
+  it("never replays one principal's response to another: a key reusing an admin's key runs its own request", async () => {
+    const t = await makeTenant(h);
+    const admin = { cookie: await adminCookie(h, t) };
+    const key = bearer(await makeKey(h, t, ["automations:write", "invites:write"]));
+    const inbound = {
+      name: "Inbound",
+      trigger: { event: "webhook" },
+      action: { type: "send_webhook", url: PUBLIC_URL },
+    };
+
+    const first = await post(t, admin, "/api/institution/automations", "shared", inbound);
+    expect(first.statusCode, first.body).toBe(201);
+    const copy = await post(t, key, "/api/institution/automations", "shared", inbound);
+    expect(copy.statusCode, copy.body).toBe(201);
+    expect(copy.headers["idempotent-replayed"]).toBeUndefined();
+    expect(copy.json().id).not.toBe(first.json().id);
+    expect(copy.json().signingSecret).not.toBe(first.json().signingSecret);
+    expect(copy.json().inboundUrl).not.toBe(first.json().inboundUrl);
+    // The key's own claim replays to the key, and the admin's to the admin.
+    const keyAgain = await post(t, key, "/api/institution/automations", "shared", inbound);
+    expect(keyAgain.headers["idempotent-replayed"]).toBe("true");
+    expect(keyAgain.body).toBe(copy.body);
+    const adminAgain = await post(t, admin, "/api/institution/automations", "shared", inbound);
+    expect(adminAgain.headers["idempotent-replayed"]).toBe("true");
+    expect(adminAgain.body).toBe(first.body);
+
+    // Another request under someone else's key is not a 409 that tells of the other's use: it simply runs.
+    const invite = await post(t, admin, "/api/institution/invites", "inv", { email: "one@example.com" });
+    expect(invite.statusCode, invite.body).toBe(201);
+    const other = await post(t, key, "/api/institution/invites", "inv", { email: "two@example.com" });
+    expect(other.statusCode, other.body).toBe(201);
+    expect(other.json().token).not.toBe(invite.json().token);
+  });
+});
+
+describe("responses kept for replay", () => {
+  it("hold no secret in plain text: a dump of every table after issuing each kind of secret finds none", async () => {
+    const t = await makeTenant(h);
+    const admin = { cookie: await adminCookie(h, t) };
+    const secrets: string[] = [];
+    let n = 0;
+    const run = async (url: string, payload?: object) => {
+      const res = await post(t, admin, url, `dump-${n++}`, payload);
+      expect(res.statusCode, `${url}: ${res.body}`).toBeLessThan(300);
+      return res.json();
+    };
+    const tokenOf = (url: string) => /([0-9a-f]{64})$/.exec(url)?.[1] as string;
+
+    // An endpoint for invitation events first, so their deliveries (the outbox) are written too.
+    const endpoint = await run("/api/institution/webhooks", {
+      url: PUBLIC_URL,
+      eventTypes: ["invite_sent", "user_created"],
+    });
+    secrets.push(
+      endpoint.signingSecret,
+      (await run(`/api/institution/webhooks/${endpoint.id}/rotate-secret`)).signingSecret,
+    );
+    const apiKey = await run("/api/institution/api-keys", { name: "ERP", scopes: [], rateTier: "standard" });
+    secrets.push(apiKey.secret);
+    const automation = await run("/api/institution/automations", {
+      name: "Inbound",
+      trigger: { event: "webhook" },
+      action: { type: "send_webhook", url: PUBLIC_URL },
+    });
+    secrets.push(automation.signingSecret, tokenOf(automation.inboundUrl));
+    const rotatedToken = await run(`/api/institution/automations/${automation.id}/rotate-token`);
+    const rotatedSecret = await run(`/api/institution/automations/${automation.id}/rotate-secret`);
+    secrets.push(tokenOf(rotatedToken.inboundUrl), rotatedSecret.signingSecret);
+    const invite = await run("/api/institution/invites", { email: "dump@example.com" });
+    const resent = await run(`/api/institution/invites/${invite.id}/resend`);
+    secrets.push(invite.token, resent.token);
+
+    expect(secrets).toHaveLength(9);
+    for (const secret of secrets) expect(secret).toMatch(/^(mia_[0-9a-f]{40}|whsec_\S{32}|[0-9a-f]{64})$/);
+    const kept = await h.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.tenantId, t.id));
+    expect(kept.filter((k) => k.statusCode !== null)).toHaveLength(n);
+    for (const secret of secrets) {
+      expect(await tablesContaining(h, secret), secret).toEqual([]);
+      expect(await tablesContaining(h, secret.replace(/^(mia_|whsec_)/, "")), secret).toEqual([]);
+    }
+
+    // Sealed, the responses still replay exactly.
+    const replay = await post(t, admin, "/api/institution/api-keys", "dump-2", {
+      name: "ERP",
+      scopes: [],
+      rateTier: "standard",
+    });
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.json().secret).toBe(apiKey.secret);
   });
 });

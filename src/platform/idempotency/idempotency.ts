@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { idempotencyKeys } from "../../db/schema/index.js";
+import type { Principal } from "../auth/types.js";
 import type { AppContext } from "../context.js";
+import { createKeyring, openSecret, sealSecret } from "../crypto/secret-box.js";
 import { AppError } from "../errors/app-error.js";
 
 const WINDOW = sql`now() - interval '24 hours'`;
@@ -19,39 +21,66 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on every authenticated POST, per tenant, for 24 hours (Stripe's model): the first request
- * with a key runs and its response is kept; the same key with the same request replays that response
- * (`Idempotent-Replayed: true`); with another request, or while the first is still running, it is 409 `conflict`.
- * Runs after authentication and validation, so a refused or malformed request claims nothing. A 5xx releases the
- * key, so the client's retry runs again.
+ * Who a key belongs to: the API key, or the user of a session. A response is replayed only to the principal
+ * whose request produced it, since it was produced under that principal's rights (an administrator's invite
+ * token or signing secret must not reach a narrower key that guesses or reuses its `Idempotency-Key`).
+ */
+export function principalId(principal: Principal): string {
+  return principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.userId}`;
+}
+
+/** Binds a sealed response to its row, so a sealed body copied into another principal's row does not open. */
+const sealContext = (held: HeldKey) =>
+  `idempotency:${JSON.stringify([held.tenantId, held.principal, held.key])}`;
+
+type HeldKey = { tenantId: string; principal: string; key: string };
+
+/**
+ * `Idempotency-Key` on every authenticated POST, per tenant and principal, for 24 hours (Stripe's model): the
+ * first request with a key runs and its response is kept; the same key with the same request replays that
+ * response (`Idempotent-Replayed: true`); with another request, or while the first is still running, it is 409
+ * `conflict`. Another principal's use of the same key is a claim of its own: it neither replays nor learns of the
+ * first. Runs after authentication and validation, so a refused or malformed request claims nothing. A 5xx
+ * releases the key, so the client's retry runs again. Responses carry secrets shown once (API keys, signing
+ * secrets, inbound and invitation tokens), so they are stored sealed with the secrets key (`secret-box`).
  */
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
   const db = ctx.database.db;
+  const { current, previous } = ctx.config.secrets.encryptionKeys;
+  const keyring = createKeyring(current, previous);
   app.decorateRequest("idempotencyKey", null);
+  /** Null when the body cannot be sealed (text that is not well-formed Unicode): the key is then freed. */
+  const sealOrNull = (payload: string, held: HeldKey) => {
+    try {
+      return sealSecret(payload, keyring, sealContext(held));
+    } catch {
+      return null;
+    }
+  };
 
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST" || request.routeOptions.config.access?.kind !== "authenticated") return;
     const key = request.headers["idempotency-key"];
-    if (key === undefined || request.tenant === null) return;
+    if (key === undefined || request.tenant === null || request.principal === null) return;
     if (typeof key !== "string" || key === "" || key.length > MAX_KEY_LENGTH) {
       throw new AppError("validation_failed", {
         details: [{ field: "Idempotency-Key", key: "field.max_length", params: { limit: MAX_KEY_LENGTH } }],
       });
     }
-    const tenantId = request.tenant.id;
+    const held: HeldKey = { tenantId: request.tenant.id, principal: principalId(request.principal), key };
     const requestHash = createHash("sha256")
       .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
       .digest("hex");
-    const where = and(eq(idempotencyKeys.tenantId, tenantId), eq(idempotencyKeys.key, key));
+    const where = heldBy(held);
     // A key older than the window is free again.
     await db.delete(idempotencyKeys).where(and(where, lte(idempotencyKeys.createdAt, WINDOW)));
     const claimed = await db
       .insert(idempotencyKeys)
-      .values({ tenantId, key, requestHash })
+      .values({ ...held, requestHash })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (claimed.length > 0) {
-      request.idempotencyKey = { tenantId, key };
+      request.idempotencyKey = held;
       return;
     }
     const [first] = await db
@@ -66,15 +95,16 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     }
     reply.header("idempotent-replayed", "true");
     if (first.contentType !== null) reply.header("content-type", first.contentType);
-    return reply.code(first.statusCode).send(first.responseBody);
+    return reply.code(first.statusCode).send(openSecret(first.responseBody, keyring, sealContext(held)));
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
     const held = request.idempotencyKey;
     if (held === null) return payload;
     request.idempotencyKey = null;
-    const where = and(eq(idempotencyKeys.tenantId, held.tenantId), eq(idempotencyKeys.key, held.key));
-    if (reply.statusCode >= 500 || typeof payload !== "string") {
+    const where = heldBy(held);
+    const sealed = reply.statusCode < 500 && typeof payload === "string" ? sealOrNull(payload, held) : null;
+    if (sealed === null) {
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }
@@ -83,12 +113,20 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       .update(idempotencyKeys)
       .set({
         statusCode: reply.statusCode,
-        responseBody: payload,
+        responseBody: sealed,
         contentType: typeof contentType === "string" ? contentType : null,
       })
       .where(where);
     return payload;
   });
+}
+
+function heldBy(held: HeldKey) {
+  return and(
+    eq(idempotencyKeys.tenantId, held.tenantId),
+    eq(idempotencyKeys.principal, held.principal),
+    eq(idempotencyKeys.key, held.key),
+  );
 }
 
 /** Deletes keys past their 24 hours (a key is also freed on its next use); the worker runs it hourly. */
