@@ -60,9 +60,9 @@ export const JOBS: readonly ScheduledJob[] = [
 
 export interface WorkerOptions {
   /**
-   * The outbound webhook delivery loop (modules/automations/delivery), with its options. On by default, except
-   * under NODE_ENV=test: test files share one database, and a loop started by one file's worker would send the
-   * deliveries another file is driving by hand (`drainOnce`), through a client without that file's allow-list.
+   * The outbound webhook delivery loop (modules/automations/delivery), with its options; on unless `false`,
+   * whatever NODE_ENV says. A test that starts a worker on a database other test files share passes `false` (or
+   * options scoped to its tenants), so the loop does not send the deliveries another file drives by hand.
    */
   deliveries?: boolean | DeliveryLoopOptions;
 }
@@ -96,7 +96,7 @@ export function startWorker(
     timer.unref();
     timers.push(timer);
   }
-  const deliveries = options.deliveries ?? ctx.config.nodeEnv !== "test";
+  const deliveries = options.deliveries ?? true;
   const loop =
     deliveries === false ? undefined : startDeliveryLoop(ctx, log, deliveries === true ? {} : deliveries);
   log.info({ jobs: jobs.map((j) => j.name), deliveries: loop !== undefined }, "worker started");

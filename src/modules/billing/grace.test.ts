@@ -459,11 +459,12 @@ describe("worker", () => {
 
     const lines: string[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
-    // Only this job: the others (inactivity, retention) would act on other test files' tenants meanwhile.
+    // Only this job, and no delivery loop: the others would act on other test files' tenants meanwhile.
     const worker = startWorker(
       h.ctx,
       logger,
       JOBS.filter((j) => j.name === "billing-grace-expire"),
+      { deliveries: false },
     );
     try {
       const deadline = Date.now() + 2000;

@@ -661,7 +661,7 @@ describe("concurrency and crashes", () => {
     for (const id of ids) expect((await delivery(id)).status).toBe("succeeded");
   });
 
-  it("startWorker runs the delivery loop when asked (it is off by default under NODE_ENV=test)", async () => {
+  it("startWorker runs the delivery loop with the options it is given", async () => {
     const a = await setup(ok);
     const [id] = await enqueue(a);
     const log = pino({ level: "silent" });
