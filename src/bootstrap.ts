@@ -3,9 +3,28 @@ import { ConfigError } from "./config/index.js";
 import { DataDirInUseError, openDatabase } from "./db/client.js";
 import { type AppContext, createContext } from "./platform/context.js";
 
+export interface OpenContextOptions {
+  /**
+   * For tests: an in-memory PGlite (no DATABASE_URL, DATA_DIR `:memory:`) starts as a copy of this image (see
+   * writePgliteImage) instead of an empty cluster. Ignored for any other database.
+   */
+  pgliteImage?: string;
+}
+
 /** What every entry point does first: open the configured database, bring its schema up to date, build the context. */
-export async function openContext(config: Config, poolSize = config.db.poolSize): Promise<AppContext> {
-  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize });
+export async function openContext(
+  config: Config,
+  poolSize = config.db.poolSize,
+  options: OpenContextOptions = {},
+): Promise<AppContext> {
+  const database = await openDatabase({
+    url: config.db.url,
+    dataDir: config.db.dataDir,
+    poolSize,
+    ...(options.pgliteImage !== undefined && config.db.url === undefined && config.db.dataDir === ":memory:"
+      ? { image: options.pgliteImage }
+      : {}),
+  });
   try {
     await database.migrate();
   } catch (err) {

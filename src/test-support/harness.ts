@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import { inject } from "vitest";
 import { buildApp } from "../app.js";
 import { openContext } from "../bootstrap.js";
 import { type Config, loadConfig } from "../config/index.js";
@@ -49,7 +50,8 @@ export async function startHarness(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const ctx = await openContext(config, 5);
+  // On PGlite, a copy of the migrated image made once per run (src/test-support/global-setup.ts).
+  const ctx = await openContext(config, 5, { pgliteImage: inject("pgliteImage") });
   const database = ctx.database;
   const onLog = options.onLog;
   const logger =
