@@ -10,6 +10,7 @@ import { isCorsPath, registerCors } from "./platform/cors/cors.js";
 import { AppError } from "./platform/errors/app-error.js";
 import { registerErrorHandling, renderError } from "./platform/errors/handler.js";
 import { AccessLog } from "./platform/http/access-log.js";
+import { withLogRedaction } from "./platform/http/log-redaction.js";
 import { registerNulGuard } from "./platform/http/nul-guard.js";
 import type { App } from "./platform/http/types.js";
 import { validatorCompiler } from "./platform/http/validation.js";
@@ -35,7 +36,7 @@ function fastifyTrustProxy(setting: boolean | number | string) {
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: ctx.config.logLevel, redact: LOG_REDACT },
+    logger: withLogRedaction(options.logger ?? { level: ctx.config.logLevel }, LOG_REDACT),
     genReqId: () => randomUUID(),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),

@@ -2,6 +2,7 @@ import pino from "pino";
 import { exitOnStartupFailure, openContext } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config/index.js";
 import { closeContext } from "./platform/context.js";
+import { withLogRedaction } from "./platform/http/log-redaction.js";
 import { startWorker } from "./worker/runner.js";
 
 /** `npm run worker`: deliveries and scheduled jobs without the HTTP server. */
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
       "npm run worker needs DATABASE_URL: on the embedded database the worker runs inside npm start (WORKER=on)",
     );
   }
-  const log = pino({ level: config.logLevel });
+  // No request headers here; the serializers keep query values and tokens out of logged errors.
+  const log = pino(withLogRedaction({ level: config.logLevel }, []));
   const ctx = await openContext(config);
   const worker = startWorker(ctx, log);
   const stop = async () => {

@@ -1,10 +1,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LogController } from "fastify";
+import { redactUrl } from "./log-redaction.js";
 
 /**
  * One access-log line per request instead of Fastify's two ("incoming request" and "request completed"):
  * request logging at `info` was measured at about 12% of the list route's throughput, and the first line says
- * nothing the second cannot. Headers are never logged, so credentials stay out of the logs.
+ * nothing the second cannot. Headers are never logged, and the URL loses the tokens it carries (the inbound
+ * webhook URL's path, `?token=`), so credentials stay out of the logs.
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {}
@@ -16,7 +18,7 @@ export class AccessLog extends LogController {
   ): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
