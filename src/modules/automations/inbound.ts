@@ -1,7 +1,8 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { inboundReceipts } from "../../db/schema/index.js";
-import { notFound } from "../../platform/errors/app-error.js";
+import { INACTIVE_STATUSES } from "../../platform/auth/pipeline.js";
+import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
 import { hashInboundToken } from "./service.js";
@@ -30,6 +31,10 @@ export async function acceptInbound(
   if (!INBOUND_TOKEN.test(token)) throw notFound();
   const automation = await repo.findByInboundToken(db, hashInboundToken(token));
   if (automation === undefined) throw notFound();
+  // The tenant's inbound URLs close with its API (CONTRACT "Billing"); nothing is stored.
+  if (automation.billingStatus !== null && INACTIVE_STATUSES.has(automation.billingStatus)) {
+    throw new AppError("subscription_inactive", { params: { status: automation.billingStatus } });
+  }
   const { tenantId, id: automationId } = automation;
   return db.transaction(async (tx) => {
     if (idempotencyKey !== undefined) {

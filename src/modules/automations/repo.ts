@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
-import { automations } from "../../db/schema/index.js";
+import { automations, billingSubscriptions } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 
 export type AutomationRow = typeof automations.$inferSelect;
@@ -111,7 +111,10 @@ export function countAutomations(db: Executor, tenantId: string, kind: Kind = "a
   return readCounter(db, tenantId, `automations:kind:${kind}`);
 }
 
-/** The automation an inbound token belongs to (any tenant: the token is the credential). */
+/**
+ * The automation an inbound token belongs to (any tenant: the token is the credential), with its tenant's
+ * subscription status (null before the first subscription).
+ */
 export async function findByInboundToken(db: Executor, tokenHash: string) {
   const rows = await db
     .select({
@@ -119,8 +122,10 @@ export async function findByInboundToken(db: Executor, tokenHash: string) {
       id: automations.id,
       enabled: automations.enabled,
       triggerEvent: automations.triggerEvent,
+      billingStatus: billingSubscriptions.status,
     })
     .from(automations)
+    .leftJoin(billingSubscriptions, eq(billingSubscriptions.tenantId, automations.tenantId))
     .where(eq(automations.inboundTokenHash, tokenHash));
   return rows[0];
 }

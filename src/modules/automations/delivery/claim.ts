@@ -12,6 +12,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../../db/client.js";
+import { INACTIVE_STATUSES } from "../../../platform/auth/pipeline.js";
 import { clock, rowsOf } from "./sql.js";
 
 export interface ClaimedDelivery {
@@ -68,6 +69,10 @@ interface ClaimRow {
  * Claims up to `limit` due deliveries: pending ones whose `next_attempt_at` has come, and delivering ones whose
  * lease has expired (their worker died or stalled). Oldest first. A due delivery whose automation has been
  * disabled since it was written is closed as failed in the same statement rather than sent.
+ *
+ * Deliveries of a tenant whose subscription is suspended, unpaid or paused are not claimed: they wait, their
+ * attempts and retries untouched, and go out (already due) at the first claim after the tenant is active again
+ * (CONTRACT "Billing"). The check is one primary-key probe per candidate row.
  */
 export async function claimDue(db: Executor, options: ClaimOptions): Promise<ClaimResult> {
   const now = clock(options.now);
@@ -88,6 +93,10 @@ export async function claimDue(db: Executor, options: ClaimOptions): Promise<Cla
       SELECT ctid AS row_id FROM webhook_deliveries
       WHERE ((status = 'pending' AND next_attempt_at <= ${now})
          OR (status = 'delivering' AND lease_until < ${now})) ${scope}
+        AND NOT EXISTS (
+          SELECT 1 FROM billing_subscriptions AS b
+          WHERE b.tenant_id = webhook_deliveries.tenant_id AND b.status = ANY (${sql.param([...INACTIVE_STATUSES])}::text[])
+        )
       ORDER BY next_attempt_at
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED
