@@ -1,8 +1,10 @@
+import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
+import { admitStudents, studentLimitReached } from "../users/service.js";
 import { insertEnrollmentsSkippingCurrent } from "./bulk-repo.js";
 import type { BulkItemInput } from "./bulk-schemas.js";
 import { existingClassGroups, existingCourses, findUsers, type UserBrief } from "./lookups.js";
@@ -56,11 +58,14 @@ function shapeDetails(item: BulkItemInput, now: string): DetailKey[] {
  *   their deliveries), plus BEGIN and COMMIT: 8 to 10 statements for the request, about 0.01 per item at
  *   1000 items (bulk.test.ts counts them).
  * Every item is created, skipped (`already_enrolled`: a current enrollment exists, or an earlier item of the
- * request made it) or failed (the `validation_failed` envelope the single route would give, naming the field).
+ * request made it) or failed (the `validation_failed` envelope the single route would give, naming the field, or
+ * `student_limit_reached` for a non-student enrolled as a student past the plan's limit: the seats are taken in
+ * one locked step for the whole request, in item order, and only when a non-student is enrolled as a student).
  * An item is one row and one event written together, so none is ever half-applied.
  */
 export async function bulkEnroll(
   db: Executor,
+  plans: PlanConfig,
   tenantId: string,
   actor: Actor,
   items: readonly BulkItemInput[],
@@ -90,6 +95,15 @@ export async function bulkEnroll(
         toInsert.push(r);
       }
     }
+    const refused = await seatsRefused(tx, plans, tenantId, toInsert);
+    if (refused !== undefined) {
+      for (let i = toInsert.length - 1; i >= 0; i--) {
+        const r = toInsert[i] as Resolved;
+        if (!refused.users.has(r.user.id) || roleOf(r.item) !== "student") continue;
+        results.push({ index: r.index, status: "failed", error: studentLimitReached(refused.limit) });
+        toInsert.splice(i, 1);
+      }
+    }
 
     const inserted = await insertEnrollmentsSkippingCurrent(
       tx,
@@ -98,7 +112,7 @@ export async function bulkEnroll(
         userId: user.id,
         courseId: item.courseId,
         classGroupId: item.classGroupId ?? null,
-        role: item.role ?? "student",
+        role: roleOf(item),
         source: options.source ?? "bulk",
         expiresAt: item.expiresAt ?? null,
       })),
@@ -137,6 +151,30 @@ export async function bulkEnroll(
   return results.sort((x, y) => x.index - y.index);
 }
 
+const roleOf = (item: BulkItemInput) => item.role ?? "student";
+
+/**
+ * The non-students this request enrolls as students take seats under the plan's student limit, in item order;
+ * answers those left without one (their student items fail), or nothing when no such user is involved, which
+ * takes no lock and no statement.
+ */
+async function seatsRefused(
+  tx: Executor,
+  plans: PlanConfig,
+  tenantId: string,
+  items: readonly Resolved[],
+): Promise<{ limit: number; users: Set<string> } | undefined> {
+  const candidates = items.filter((r) => roleOf(r.item) === "student" && r.user.role !== "student");
+  if (candidates.length === 0) return undefined;
+  const { limit, refused } = await admitStudents(
+    tx,
+    plans,
+    tenantId,
+    candidates.map((r) => r.user.id),
+  );
+  return refused.size === 0 ? undefined : { limit, users: refused };
+}
+
 /** Finds every item's user, course and class group with one query each; an item missing any of them fails. */
 async function resolve(
   tx: Executor,
@@ -151,6 +189,7 @@ async function resolve(
     tenantId,
     unique(pending.map((p) => p.item.userId)),
     unique(pending.map((p) => p.item.email)),
+    "share",
   );
   const courses = await existingCourses(tx, tenantId, unique(pending.map((p) => p.item.courseId)));
   const groups = await existingClassGroups(tx, tenantId, unique(pending.map((p) => p.item.classGroupId)));

@@ -250,6 +250,7 @@ describe("bulk enrollment", () => {
 
     const small = await bulkEnroll(
       db,
+      h.config.plans,
       t.id,
       { kind: "system" },
       ids.slice(0, 5).map((userId) => ({ userId, courseId })),
@@ -261,6 +262,7 @@ describe("bulk enrollment", () => {
     const started = performance.now();
     const large = await bulkEnroll(
       db,
+      h.config.plans,
       t.id,
       { kind: "system" },
       ids.slice(5).map((userId) => ({ userId, courseId })),

@@ -26,17 +26,20 @@ export async function findUserBrief(
 
 /**
  * The tenant's users among these ids and e-mails (e-mails matched case-insensitively), in one statement: the
- * primary key and users_tenant_email_key (on lower(email)) answer it.
+ * primary key and users_tenant_email_key (on lower(email)) answer it. `share` locks the rows read, so their
+ * role cannot change until the caller's transaction ends (an enrollment counts against the student limit
+ * according to its user's role).
  */
 export async function findUsers(
   db: Executor,
   tenantId: string,
   ids: readonly string[],
   emails: readonly string[],
+  lock?: "share",
 ): Promise<UserBrief[]> {
   if (ids.length === 0 && emails.length === 0) return [];
   const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
-  return db
+  const query = db
     .select(briefColumns)
     .from(users)
     .where(
@@ -51,6 +54,7 @@ export async function findUsers(
         ) as SQL,
       ),
     );
+  return lock === "share" ? query.for("share") : query;
 }
 
 /** Which of these course ids exist in the tenant. */

@@ -205,6 +205,7 @@ export interface LockedEnrollment {
   id: string;
   userId: string;
   courseId: string;
+  role: string;
   status: string;
   enrolledAt: string;
 }
@@ -213,6 +214,7 @@ const lockedColumns = {
   id: enrollments.id,
   userId: enrollments.userId,
   courseId: enrollments.courseId,
+  role: enrollments.role,
   status: enrollments.status,
   enrolledAt: enrollments.enrolledAt,
 };

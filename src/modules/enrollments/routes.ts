@@ -66,6 +66,8 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
         description:
           "The user, the course and the class group must belong to this institution (400 naming the field). " +
           "A user has at most one current (not dropped) enrollment per course: another is 409 `conflict`. " +
+          "Enrolling a user who is not a `student` as a student counts against the plan's student limit " +
+          "(422 `student_limit_reached`, 503 `student_limit_unverifiable`; nothing is created). " +
           "`expiresAt` must be later than `startsAt`. Emits `enrollment_created`.",
         body: CreateEnrollmentBody,
         response: { 201: Enrollment },
@@ -74,6 +76,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const enrollment = await service.createEnrollment(
         db,
+        ctx.config.plans,
         tenantOf(request).id,
         principalOf(request),
         request.body,
@@ -94,14 +97,21 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
           `Up to ${MAX_BULK_ITEMS} items, each naming its user by \`userId\` or \`email\` (ignoring case); more is ` +
           "400 before anything is done. Answers 200 with one result per item: `created` (with the enrollment), " +
           "`skipped` with `reason: already_enrolled` (a current enrollment exists, or an earlier item made it), " +
-          "or `failed` with the error envelope the single route would give. Emits `enrollment_created` per " +
+          "or `failed` with the error envelope the single route would give (non-students enrolled as students " +
+          "past the plan's student limit fail with `student_limit_reached`). Emits `enrollment_created` per " +
           "created item.",
         body: BulkEnrollBody,
         response: { 200: BulkEnrollResponse },
       },
     },
     async (request) => {
-      const results = await bulkEnroll(db, tenantOf(request).id, principalOf(request), request.body.items);
+      const results = await bulkEnroll(
+        db,
+        ctx.config.plans,
+        tenantOf(request).id,
+        principalOf(request),
+        request.body.items,
+      );
       return {
         results: results.map(({ error, ...rest }) =>
           error === undefined ? rest : { ...rest, error: itemErrorBody(request, error) },
@@ -136,7 +146,8 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
         description:
           "Change its status (`active`, `suspended`, `dropped`, `expired`), expiry or class group. Dropping " +
           "emits `enrollment_dropped` (mode `drop`); taking a dropped enrollment back while the user has " +
-          "another current one in the course is 409.",
+          "another current one in the course is 409, and counts against the plan's student limit as a new " +
+          "student enrollment would (422).",
         params: IdParams,
         body: UpdateEnrollmentBody,
         response: { 200: Enrollment },
@@ -145,6 +156,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
     (request) =>
       service.updateEnrollment(
         db,
+        ctx.config.plans,
         tenantOf(request).id,
         principalOf(request),
         requireUuid(request.params.id),

@@ -1,9 +1,11 @@
+import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { admitStudent } from "../users/service.js";
 import { existingClassGroups, existingCourses, findUserBrief, findUsers, type UserBrief } from "./lookups.js";
 import * as repo from "./repo.js";
 import type {
@@ -75,7 +77,7 @@ async function resolveReferences(
   input: CreateEnrollmentInput,
 ): Promise<UserBrief> {
   const classGroupId = input.classGroupId ?? null;
-  const users = await findUsers(tx, tenantId, [input.userId], []);
+  const users = await findUsers(tx, tenantId, [input.userId], [], "share");
   const courses = await existingCourses(tx, tenantId, [input.courseId]);
   const groups = await existingClassGroups(tx, tenantId, classGroupId === null ? [] : [classGroupId]);
   const details: DetailKey[] = [];
@@ -89,8 +91,13 @@ async function resolveReferences(
   return users[0] as UserBrief;
 }
 
+/**
+ * Enrolls a user. A student enrollment of a user who is not a `student` counts against the plan's student limit
+ * (422 when no seat is left, 503 when it cannot be verified), unless the user holds one already.
+ */
 export async function createEnrollment(
   db: Executor,
+  plans: PlanConfig,
   tenantId: string,
   actor: Actor,
   given: CreateEnrollmentInput,
@@ -107,12 +114,14 @@ export async function createEnrollment(
   if (badExpiry !== undefined) throw new AppError("validation_failed", { details: [badExpiry] });
   return db.transaction(async (tx) => {
     const user = await resolveReferences(tx, tenantId, input);
+    const role = input.role ?? "student";
+    if (role === "student" && user.role !== "student") await admitStudent(tx, plans, tenantId, user.id);
     const id = await repo
       .insertEnrollment(tx, tenantId, {
         userId: input.userId,
         courseId: input.courseId,
         classGroupId: input.classGroupId ?? null,
-        role: input.role ?? "student",
+        role,
         source: sourceOf(actor),
         enrolledAt: startsAt,
         expiresAt: input.expiresAt ?? null,
@@ -156,6 +165,7 @@ async function emitDropped(
 
 export async function updateEnrollment(
   db: Executor,
+  plans: PlanConfig,
   tenantId: string,
   actor: Actor,
   id: string,
@@ -172,6 +182,15 @@ export async function updateEnrollment(
       details.push({ field: "classGroupId", key: "field.unknown_class_group", params: { id: groupId } });
     }
     if (details.length > 0) throw new AppError("validation_failed", { details });
+    // A dropped student enrollment taken back counts again, like a new one.
+    if (
+      current.role === "student" &&
+      current.status === "dropped" &&
+      (input.status ?? "dropped") !== "dropped"
+    ) {
+      const [user] = await findUsers(tx, tenantId, [current.userId], [], "share");
+      if (user !== undefined && user.role !== "student") await admitStudent(tx, plans, tenantId, user.id);
+    }
     // Taking a dropped enrollment back can meet the user's newer current one in the same course.
     await repo.updateEnrollment(tx, tenantId, id, input).catch(alreadyEnrolled);
     if (input.status === "dropped" && current.status !== "dropped") {

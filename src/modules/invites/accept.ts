@@ -72,7 +72,7 @@ export async function acceptInvite(
       actor: { type: "user", id: user.id },
       subject: { id: user.id, name: user.name, email: user.email, role: user.role },
     });
-    await enrollInInvitedCourses(tx, tenantId, invite, user);
+    await enrollInInvitedCourses(tx, deps.plans, tenantId, invite, user);
     return user;
   });
 }
@@ -85,16 +85,22 @@ async function existingOf(tx: Executor, tenantId: string, ids: readonly string[]
   return ids.filter((id) => !gone.has(id));
 }
 
-/** Enrolls the new user in the invitation's courses (source `invite`); courses deleted since are left out. */
+/**
+ * Enrolls the new user in the invitation's courses (source `invite`); courses deleted since are left out. A
+ * student is enrolled as a student; a teacher or administrator as the course's teacher, so an invitation never
+ * puts staff on the plan's student count.
+ */
 async function enrollInInvitedCourses(
   tx: Executor,
+  plans: PlanConfig,
   tenantId: string,
   invite: InviteRecord,
   user: UserRecord,
 ): Promise<void> {
   if (invite.courseIds.length === 0) return;
-  const items = invite.courseIds.map((courseId) => ({ userId: user.id, courseId }));
-  await bulkEnroll(tx, tenantId, { kind: "system" }, items, { source: "invite" });
+  const role = user.role === "student" ? "student" : "teacher";
+  const items = invite.courseIds.map((courseId) => ({ userId: user.id, courseId, role }) as const);
+  await bulkEnroll(tx, plans, tenantId, { kind: "system" }, items, { source: "invite" });
 }
 
 export interface AcceptLimit {

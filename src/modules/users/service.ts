@@ -13,10 +13,11 @@ import { DEFAULT_TTL_DAYS } from "../invites/schemas.js";
 import * as repo from "./repo.js";
 import { assertMayAssignRole } from "./roles.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
-import { reserveStudentSeats } from "./student-limit.js";
+import { admitStudent, reserveStudentSeats } from "./student-limit.js";
 
 export { type BulkUserOutcome, bulkCreateUsers } from "./bulk-create.js";
 export { adminRequired, mayAssignRole } from "./roles.js";
+export { admitStudent, admitStudents, studentLimitReached } from "./student-limit.js";
 export type { Actor };
 
 /**
@@ -201,9 +202,8 @@ export async function updateUser(
       const demoted = input.role !== undefined && input.role !== "institution_admin";
       if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
     }
-    if (input.role === "student" && current.role !== "student") {
-      await reserveStudentSeats(tx, plans, tenantId);
-    }
+    // A seat, unless a student enrollment already has the user counted.
+    if (input.role === "student" && current.role !== "student") await admitStudent(tx, plans, tenantId, id);
     const { classGroupIds, ...fields } = input;
     const groupIds = classGroupIds === undefined ? undefined : canonicalIds(classGroupIds);
     const changed = changedFields(before, input, groupIds);

@@ -3,7 +3,7 @@ import { isPlan } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { lockTenantPlan } from "./repo.js";
+import { countEnrolledNonStudents, lockTenantPlan, uncountedStudents } from "./repo.js";
 
 export interface StudentSeats {
   limit: number;
@@ -12,7 +12,8 @@ export interface StudentSeats {
 }
 
 /**
- * Locks the tenant row and reads how many students the plan still admits. Fails closed: if the plan is unknown
+ * Locks the tenant row and reads how many students the plan still admits. The plan counts every user who is a
+ * `student` or holds a current (not dropped) student enrollment, whatever their role. Fails closed: if the plan is unknown
  * or the count cannot be read, the answer is 503 and the caller's transaction rolls back. The tenant row stays
  * locked until that transaction ends, so concurrent creations take turns and cannot overshoot.
  */
@@ -21,7 +22,9 @@ export async function studentSeats(tx: Executor, plans: PlanConfig, tenantId: st
     const plan = await lockTenantPlan(tx, tenantId);
     if (plan === undefined || !isPlan(plan)) throw new Error(`tenant plan "${plan}" is not in the catalogue`);
     const limit = plans.studentLimits[plan];
-    const current = await readCounter(tx, tenantId, "users:role:student");
+    const current =
+      (await readCounter(tx, tenantId, "users:role:student")) +
+      (await countEnrolledNonStudents(tx, tenantId));
     return { limit, left: Math.max(0, limit - current) };
   } catch (err) {
     throw new AppError("student_limit_unverifiable", { cause: err });
@@ -40,4 +43,38 @@ export async function reserveStudentSeats(
 ): Promise<void> {
   const { limit, left } = await studentSeats(tx, plans, tenantId);
   if (seats > left) throw studentLimitReached(limit);
+}
+
+/**
+ * Admits users to a student enrollment (or the `student` role) inside the caller's
+ * transaction. Those already counted (students, holders of a current student enrollment) take no seat; each
+ * other one takes a seat, in the order given, while seats are left. Answers those refused for want of one.
+ * Callers pass the non-student users only, read with a share lock (so a concurrent role change waits for this
+ * transaction): students are counted already, and asking about none takes no lock.
+ */
+export async function admitStudents(
+  tx: Executor,
+  plans: PlanConfig,
+  tenantId: string,
+  nonStudentIds: readonly string[],
+): Promise<{ limit: number; refused: Set<string> }> {
+  const refused = new Set<string>();
+  const ids = [...new Set(nonStudentIds)];
+  if (ids.length === 0) return { limit: 0, refused };
+  const { limit, left } = await studentSeats(tx, plans, tenantId);
+  // Read after the tenant lock: an enrollment committed by a transaction this one waited for counts already.
+  const uncounted = new Set(await uncountedStudents(tx, tenantId, ids));
+  let free = left;
+  for (const id of ids) {
+    if (!uncounted.has(id)) continue;
+    if (free > 0) free--;
+    else refused.add(id);
+  }
+  return { limit, refused };
+}
+
+/** `admitStudents` for one user: 422 when there is no seat for them. */
+export async function admitStudent(tx: Executor, plans: PlanConfig, tenantId: string, userId: string) {
+  const { limit, refused } = await admitStudents(tx, plans, tenantId, [userId]);
+  if (refused.size > 0) throw studentLimitReached(limit);
 }
