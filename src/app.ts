@@ -8,8 +8,14 @@ import type { RouteAccess } from "./platform/auth/types.js";
 import type { AppContext } from "./platform/context.js";
 import { isCorsPath, registerCors } from "./platform/cors/cors.js";
 import { AppError } from "./platform/errors/app-error.js";
-import { registerErrorHandling, renderError } from "./platform/errors/handler.js";
+import {
+  answerClientError,
+  frameworkErrors,
+  registerErrorHandling,
+  renderError,
+} from "./platform/errors/handler.js";
 import { AccessLog } from "./platform/http/access-log.js";
+import { registerHostGuard } from "./platform/http/host.js";
 import { withLogRedaction } from "./platform/http/log-redaction.js";
 import { registerNulGuard } from "./platform/http/nul-guard.js";
 import type { App } from "./platform/http/types.js";
@@ -44,6 +50,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return503OnClosing: true,
   }).withTypeProvider() as unknown as App;
   await ctx.apiKeys.listen();
+    // Slow clients are cut off (slowloris): headers, whole request, idle keep-alive, silent socket.
+    http: {
+      headersTimeout: ctx.config.http.headersTimeoutMs,
+      requestTimeout: ctx.config.http.requestTimeoutMs,
+      connectionsCheckingInterval: ctx.config.http.checkIntervalMs,
+    },
+    requestTimeout: ctx.config.http.requestTimeoutMs,
+    keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,
+    connectionTimeout: ctx.config.http.connectionTimeoutMs,
+    // A custom domain in `/domains/:host` may be 253 characters; longer parameters are answered 404.
+    routerOptions: { maxParamLength: 256 },
+    frameworkErrors,
+    clientErrorHandler: answerClientError,
   await ctx.tenants.listen();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -82,6 +101,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(cookie);
   registerErrorHandling(app);
+  registerHostGuard(app);
   registerCors(app);
   registerAuthPipeline(app, ctx);
   registerIdempotency(app, ctx);

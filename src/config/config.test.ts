@@ -22,6 +22,29 @@ describe("configuration", () => {
     expect(c.trustProxy).toBe(false);
   });
 
+  it("reads the HTTP server's timeouts, with defaults, and refuses a headers timeout past the request timeout", () => {
+    expect(loadConfig({ DATA_DIR: dir }).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      connectionTimeoutMs: 120_000,
+      checkIntervalMs: 2_500,
+    });
+    const short = loadConfig({
+      DATA_DIR: dir,
+      HTTP_HEADERS_TIMEOUT_MS: "400",
+      HTTP_REQUEST_TIMEOUT_MS: "800",
+    });
+    expect(short.http).toMatchObject({ headersTimeoutMs: 400, requestTimeoutMs: 800, checkIntervalMs: 100 });
+    for (const [name, value] of [
+      ["HTTP_HEADERS_TIMEOUT_MS", "0"],
+      ["HTTP_REQUEST_TIMEOUT_MS", "soon"],
+      ["HTTP_HEADERS_TIMEOUT_MS", "40000"],
+    ] as const) {
+      expect(() => loadConfig({ DATA_DIR: dir, [name]: value }), `${name}=${value}`).toThrow(ConfigError);
+    }
+  });
+
   it("keeps a generated session secret in DATA_DIR, readable only by its owner, and reuses it", () => {
     const first = loadConfig({ DATA_DIR: dir }).auth.sessionSecret;
     const second = loadConfig({ DATA_DIR: dir }).auth.sessionSecret;

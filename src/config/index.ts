@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
+import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
@@ -38,6 +39,8 @@ export interface Config {
   /** Keyring for secrets encrypted at rest (webhook signing secrets): SECRETS_ENCRYPTION_KEY(S_PREVIOUS). */
   secrets: SecretsConfig;
   bodyLimitBytes: number;
+  /** Timeouts for slow and idle clients (HTTP_*_TIMEOUT_MS). */
+  http: HttpServerConfig;
   /** Automations and webhook endpoints together, per institution: each event fans out to at most this many. */
   maxAutomationsPerInstitution: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     outbound: loadOutboundConfig(env),
     secrets: loadSecretsConfig(env, dataDir),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
+    http: loadHttpServerConfig(env),
     maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),

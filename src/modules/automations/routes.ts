@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
+import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
@@ -53,7 +54,7 @@ export function automationRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
   const deps = () => service.automationDeps(ctx);
   // The inbound URL is on the host the caller used, which the pipeline resolved to this tenant.
-  const baseOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
+  const baseOf = (request: FastifyRequest) => publicOrigin(request);
 
   app.post(
     "/api/institution/automations",

@@ -4,6 +4,8 @@ import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
+import { publicOrigin } from "../../platform/http/host.js";
+import { storableJson } from "../../platform/http/storable.js";
 import type { App } from "../../platform/http/types.js";
 import { checkoutCurrency, createCheckout, createPortal } from "./checkout.js";
 import { expireGracePeriods } from "./grace.js";
@@ -34,7 +36,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
   const checkoutDeps = { db, stripe, plans: config.plans, billing: config.billing, log: app.log };
   // Where Stripe sends the buyer back: the Host header the pipeline resolved to this tenant. Not `request.host`,
   // which behind a trusted proxy is X-Forwarded-Host and could point the return trip anywhere.
-  const originOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
+  const originOf = (request: FastifyRequest) => publicOrigin(request);
 
   app.post(
     "/api/institution/billing/checkout",
@@ -158,7 +160,11 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
         if (typeof signature !== "string" || !Buffer.isBuffer(raw)) throw new AppError("invalid_signature");
         let event: unknown;
         try {
-          event = Stripe.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
+          // Signed by Stripe, so never refused (Stripe would retry it forever): U+0000 and lone surrogates, which
+          // PostgreSQL cannot store, become U+FFFD, and the event is processed and logged as that copy.
+          event = storableJson(
+            Stripe.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_SECONDS),
+          );
         } catch (err) {
           throw new AppError("invalid_signature", { cause: err });
         }

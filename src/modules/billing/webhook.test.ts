@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents, tenants } from "../../db/schema/index.js";
@@ -365,17 +365,54 @@ describe("failures", () => {
 
   it("answers 5xx and rolls back when the payment log cannot be written", async () => {
     const s = await subscriber();
-    // A payload the log column cannot take (a NUL character is refused by PostgreSQL's jsonb) fails the insert
-    // after the subscription was already updated inside the transaction.
+    const event = checkoutCompleted(s);
+    // The database refuses this event's log row (a trigger stands in for a failing insert) after the
+    // subscription was already updated inside the transaction.
+    const fn = sql.identifier(`refuse_${s.t.slug.replace(/-/g, "_")}`);
+    await h.database.db.execute(
+      sql`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.event_id = ${sql.raw(`'${idOf(event)}'`)} THEN RAISE EXCEPTION 'log row refused'; END IF; RETURN NEW; END $$`,
+    );
+    await h.database.db.execute(
+      sql`CREATE TRIGGER ${fn} BEFORE INSERT ON payment_events FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+    );
+    try {
+      const res = await deliver(event);
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toMatch(/log row refused|at .*\.ts/);
+      expect(await logRows(idOf(event))).toEqual([]);
+      expect(await planOf(s.t)).toBe("free");
+      expect((await billingOf(s.t))?.stripeSubscriptionId).toBeNull();
+    } finally {
+      await h.database.db.execute(sql`DROP TRIGGER ${fn} ON payment_events`);
+      await h.database.db.execute(sql`DROP FUNCTION ${fn}()`);
+    }
+  });
+});
+
+describe("text PostgreSQL cannot store", () => {
+  it("applies a signed event carrying U+0000 and lone surrogates, in values and keys, and logs it with U+FFFD", async () => {
+    const s = await subscriber();
+    // Stripe signs what it sends and retries anything but a 2xx, so such an event must never be refused.
     const event = checkoutCompleted(s, undefined, {
-      custom_text: { submit: { message: "bad \u0000 byte" } },
+      custom_text: { submit: { message: "bad \u0000 byte, lone \ud800 surrogate" } },
+      metadata: { tenantId: s.t.id, plan: "growth", "key\u0000": "v", "\udc00": "w" },
     });
     const res = await deliver(event);
-    expect(res.statusCode).toBe(500);
-    expect(res.body).not.toMatch(/jsonb|\\u0000|at .*\.ts/);
-    expect(await logRows(idOf(event))).toEqual([]);
-    expect(await planOf(s.t)).toBe("free");
-    expect((await billingOf(s.t))?.stripeSubscriptionId).toBeNull();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().outcome).toBe("applied");
+    expect(await planOf(s.t)).toBe("growth");
+    const [row] = await logRows(idOf(event));
+    const payload = row?.payload as { data: { object: Record<string, unknown> } };
+    expect(payload.data.object.custom_text).toEqual({
+      submit: { message: "bad \uFFFD byte, lone \uFFFD surrogate" },
+    });
+    expect(payload.data.object.metadata).toEqual({
+      tenantId: s.t.id,
+      plan: "growth",
+      "key\uFFFD": "v",
+      "\uFFFD": "w",
+    });
+    expect((await deliver(event)).json().outcome).toBe("duplicate");
   });
 });
 

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import {
@@ -35,7 +36,7 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
   const { config, limiters } = ctx;
   // The tenant's own host, as the pipeline resolved it (not X-Forwarded-Host, which could point elsewhere).
-  const originOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ""}`;
+  const originOf = (request: FastifyRequest) => publicOrigin(request);
 
   app.get(
     "/api/institution/invites",

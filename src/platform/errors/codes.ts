@@ -12,8 +12,12 @@ export const ERROR_STATUS = {
   not_found: 404,
   tenant_not_found: 404,
   conflict: 409,
+  /** The client did not send its request within the configured timeouts (answered by the server, not a route). */
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** Headers beyond the HTTP server's limit; the connection is closed after the answer. */
+  headers_too_large: 431,
   student_limit_reached: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,

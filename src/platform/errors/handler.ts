@@ -1,4 +1,7 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { DEFAULT_LOCALE, type Locale } from "../../locales/index.js";
 import { detailsFromAjv } from "../http/validation.js";
 import { negotiateLocale } from "../i18n/negotiate.js";
 import { translate } from "../i18n/translate.js";
@@ -54,8 +57,8 @@ export function toAppError(err: unknown): AppError {
   return new AppError("internal_error", { cause: err });
 }
 
-export function renderError(request: FastifyRequest, reply: FastifyReply, appError: AppError): ErrorBody {
-  const locale = negotiateLocale(request.headers["accept-language"]);
+/** The envelope of `appError` in `locale`. */
+export function errorBody(appError: AppError, locale: Locale): ErrorBody {
   const params = { ...appError.params };
   if (appError.retryAfter !== undefined) params.retryAfter = appError.retryAfter;
   const body: ErrorBody = {
@@ -68,10 +71,14 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, appErr
       message: translate(locale, d.key, d.params),
     }));
   }
-  if (appError.retryAfter !== undefined) {
-    body.retryAfter = appError.retryAfter;
-    reply.header("retry-after", String(appError.retryAfter));
-  }
+  if (appError.retryAfter !== undefined) body.retryAfter = appError.retryAfter;
+  return body;
+}
+
+export function renderError(request: FastifyRequest, reply: FastifyReply, appError: AppError): ErrorBody {
+  const locale = negotiateLocale(request.headers["accept-language"]);
+  const body = errorBody(appError, locale);
+  if (appError.retryAfter !== undefined) reply.header("retry-after", String(appError.retryAfter));
   // RFC 9110 §15.5.2: every 401 names the scheme that would be accepted.
   if (appError.status === 401) reply.header("www-authenticate", "Bearer");
   reply.header("content-language", locale);
@@ -88,4 +95,52 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     reply.status(appError.status).send(renderError(request, reply, appError));
   });
+}
+
+/**
+ * Fastify's failures before routing: a path parameter it cannot percent-decode (FST_ERR_BAD_URL) or longer than
+ * the router's maxParamLength (FST_ERR_MAX_PARAM_LENGTH, a 414 that echoed the path). Either is a malformed id,
+ * answered like an unknown one; the path is never echoed.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const known = error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH";
+  const appError = known ? new AppError("not_found") : toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error, reqId: request.id }, "request failed");
+  reply.header("x-request-id", request.id);
+  reply.header("x-content-type-options", "nosniff");
+  reply.status(appError.status).send(renderError(request, reply, appError));
+}
+
+/** What the HTTP parser refused, as the contract error answered on the raw socket. */
+function clientError(code: string | undefined): AppError {
+  if (code === "HPE_HEADER_OVERFLOW") return new AppError("headers_too_large");
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return new AppError("request_timeout");
+  return new AppError("validation_failed", { details: [{ field: "request", key: "field.invalid" }] });
+}
+
+/**
+ * The HTTP server's `clientError`: a request the parser refused (headers past the size limit, a malformed
+ * request) or one that did not arrive within the timeouts. No request exists to negotiate a language, so the
+ * envelope is in the default one. The parser cannot go on after its error, so the answer says
+ * `Connection: close` and the connection ends (and is destroyed if the client keeps it open).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const appError = clientError(error.code);
+  const body = JSON.stringify(errorBody(appError, DEFAULT_LOCALE));
+  socket.end(
+    `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Content-Language: ${DEFAULT_LOCALE}\r\n` +
+      "Cache-Control: no-store\r\n" +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+  // A client that does not close its side would keep the half-closed socket open.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -1,34 +1,63 @@
 import type { FastifyInstance } from "fastify";
-import { validationError } from "../errors/app-error.js";
+import { type DetailKey, validationError } from "../errors/app-error.js";
+import { isUnstorable, storableText } from "./storable.js";
 
-/** The path of the first string holding U+0000 (`items[3].name`), or undefined. */
-function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return value.includes("\0") ? path : undefined;
+/**
+ * The deepest nesting of arrays and objects a request may carry. JSON.parse reads any depth, but much of what
+ * follows (JSON.stringify, recursive checks, PostgreSQL's jsonb) overflows its stack long before 100,000 levels,
+ * which fit in a 1 MiB body; no document of this API needs more than a handful.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first problem in a parsed body, query or params: nesting deeper than MAX_JSON_DEPTH (named after `root`),
+ * or a string or key holding U+0000 or a lone surrogate (named by its path, `items[3].name`). Iterative, so no
+ * depth of input can overflow the stack here.
+ */
+export function inspectInput(value: unknown, root: string): DetailKey | undefined {
   // Raw bodies (the Stripe webhook keeps its bytes for the signature) are not JSON values.
   if (Buffer.isBuffer(value)) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: "", depth: 0 }];
+  const unstorable = (path: string): DetailKey => ({
+    field: path === "" ? root : path,
+    key: "field.unstorable",
+  });
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { value: current, path, depth } = frame;
+    if (typeof current === "string") {
+      if (isUnstorable(current)) return unstorable(path);
+      continue;
     }
-    return undefined;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
-      const found = findNul(child, path === "" ? key : `${path}.${key}`);
-      if (found !== undefined) return found;
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH)
+      return { field: root, key: "field.max_depth", params: { limit: MAX_JSON_DEPTH } };
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--)
+        stack.push({ value: current[i], path: `${path}[${i}]`, depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(current);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] as [string, unknown];
+      const childPath = path === "" ? storableText(key) : `${path}.${storableText(key)}`;
+      if (isUnstorable(key)) return unstorable(childPath);
+      stack.push({ value: child, path: childPath, depth: depth + 1 });
     }
   }
   return undefined;
 }
 
 /**
- * PostgreSQL text cannot hold U+0000: a name or a search carrying one would fail in the database, as a 500. Refuse
- * it up front, for every route, as the field's validation error.
+ * Input PostgreSQL cannot store (U+0000, lone surrogates, in values and keys alike) would fail in the database as
+ * a 500, and input nested beyond reason would overflow whatever reads it recursively. Both are refused up front,
+ * for every route, as a validation error naming the field, before validation or anything else reads the input.
  */
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
-    const field = findNul(request.body, "") ?? findNul(request.query, "") ?? findNul(request.params, "");
-    if (field !== undefined) throw validationError(field === "" ? "body" : field, "field.invalid");
+    const problem =
+      inspectInput(request.body, "body") ??
+      inspectInput(request.query, "query") ??
+      inspectInput(request.params, "path");
+    if (problem !== undefined) throw validationError(problem.field, problem.key, problem.params);
   });
 }

@@ -49,9 +49,84 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const textAjv = makeAjv({ coerceTypes: true });
 
+/**
+ * Ajv coerces any text JavaScript reads as a number: `Infinity`, `1e400`, `0x10`, `1e3`, ` 12`. A number in a
+ * query or path is plain decimal (integers: digits with an optional minus sign), checked before coercion.
+ * `?page=2` is coerced as before.
+ */
+const DECIMAL_TEXT = { integer: /^-?\d+$/, number: /^-?\d+(?:\.\d+)?$/ } as const;
+
+type NumericKind = keyof typeof DECIMAL_TEXT;
+
+/** Plain decimal, and a number JavaScript holds exactly (400 digits would be Infinity, 17 lose precision). */
+function decimal(text: string, kind: NumericKind): boolean {
+  if (!DECIMAL_TEXT[kind].test(text)) return false;
+  const n = Number(text);
+  return kind === "integer" ? Number.isSafeInteger(n) : Number.isFinite(n);
+}
+
+/** The numeric kind a property schema declares (alone, in a type list or in a union), if any. */
+function numericKind(schema: unknown): NumericKind | undefined {
+  if (schema === null || typeof schema !== "object") return undefined;
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  const types = [s.type].flat();
+  if (types.includes("number")) return "number";
+  if (types.includes("integer")) return "integer";
+  for (const member of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) {
+    const kind = numericKind(member);
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
+}
+
+/** Query strings and path parameters are flat: their numeric properties, and those of arrays of numbers. */
+function numericProperties(schema: unknown): [string, NumericKind][] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  const out: [string, NumericKind][] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    const kind = numericKind(property) ?? numericKind((property as { items?: unknown } | null)?.items);
+    if (kind !== undefined) out.push([name, kind]);
+  }
+  return out;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+function withDecimalText(validate: Validate, numeric: [string, NumericKind][]): Validate {
+  const checked: Validate = (data) => {
+    const values = data !== null && typeof data === "object" ? (data as Record<string, unknown>) : {};
+    for (const [name, kind] of numeric) {
+      const value = values[name];
+      const texts = Array.isArray(value) ? value : [value];
+      if (texts.some((text) => typeof text === "string" && !decimal(text, kind))) {
+        checked.errors = [
+          {
+            keyword: "type",
+            instancePath: `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+            schemaPath: `#/properties/${name}/type`,
+            params: { type: kind },
+            message: `must be ${kind}`,
+          },
+        ];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    return valid;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === "body" ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === "body") {
+    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  }
+  const validate = textAjv.compile(schema as object) as Validate;
+  const numeric = numericProperties(schema);
+  return (numeric.length === 0 ? validate : withDecimalText(validate, numeric)) as ReturnType<
+    FastifySchemaCompiler<unknown>
+  >;
 };
 
 function joinPath(instancePath: string, child?: string): string {
