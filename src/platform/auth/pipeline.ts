@@ -25,6 +25,7 @@ const unauthorized = () => new AppError("unauthorized");
 export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest("tenant", null);
   app.decorateRequest("principal", null);
+  warnIfProxiedUntrusted(app, ctx);
 
   app.addHook("onRequest", async (request, reply) => {
     const access = request.routeOptions.config.access;
@@ -142,17 +143,47 @@ async function authenticateKey(
   return { key };
 }
 
-const BAD_CREDENTIALS = "badcred:ip";
+const BAD_CREDENTIALS = "badcred:tenant-ip";
 
-/** Unusable credentials are counted per IP; past the budget, uncached keys get 429 instead of more lookups. */
+/**
+ * Unusable credentials are counted per institution and client IP: past the budget, that institution's uncached
+ * keys from that address get 429 instead of more lookups. Per institution, so one noisy client cannot lock other
+ * institutions' valid keys out of a shared address (a NAT, or every client behind a proxy without TRUST_PROXY);
+ * lookups are by (institution, hash), so a flood against one institution is still stopped where it lands.
+ */
+const floodKey = (request: FastifyRequest) => `${request.tenant?.id ?? "-"}:${request.ip}`;
+
 async function guardFloods(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
-  const state = await ctx.limiters.peek(BAD_CREDENTIALS, request.ip, limit, 60);
+  const state = await ctx.limiters.peek(BAD_CREDENTIALS, floodKey(request), limit, 60);
   if (!state.allowed) throw rateLimited(secondsUntil(state.msBeforeNext));
 }
 
 async function refuse(ctx: AppContext, request: FastifyRequest): Promise<AppError> {
   const limit = ctx.config.auth.badCredentialsPerIpPerMinute;
-  const state = await ctx.limiters.consume(BAD_CREDENTIALS, request.ip, limit, 60);
+  const state = await ctx.limiters.consume(BAD_CREDENTIALS, floodKey(request), limit, 60);
   return state.allowed ? unauthorized() : rateLimited(secondsUntil(state.msBeforeNext));
+}
+
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"] as const;
+
+/**
+ * Without TRUST_PROXY every per-IP limit (sign-in, unusable credentials, invitation acceptance) sees the
+ * proxy's address, so all clients behind it share one budget. A request carrying forwarding headers suggests a
+ * proxy: say so once per process, in the log, rather than guess and trust headers anyone can send.
+ */
+function warnIfProxiedUntrusted(app: FastifyInstance, ctx: AppContext): void {
+  if (ctx.config.trustProxy !== false) return;
+  let warned = false;
+  app.addHook("onRequest", async (request) => {
+    if (warned) return;
+    const header = FORWARDING_HEADERS.find((name) => request.headers[name] !== undefined);
+    if (header === undefined) return;
+    warned = true;
+    request.log.warn(
+      { header },
+      "requests carry forwarding headers but TRUST_PROXY is unset: per-IP limits see the proxy's address, so " +
+        "every client behind it shares one budget. Set TRUST_PROXY to the proxy's addresses or hop count",
+    );
+  });
 }
