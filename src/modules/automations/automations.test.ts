@@ -211,6 +211,102 @@ describe("creating an automation", () => {
   });
 });
 
+describe("action.headers: what an automation may not set", () => {
+  const RESERVED = {
+    Host: "evil.example",
+    "transfer-encoding": "chunked",
+    "Content-Length": "5",
+    CONNECTION: "close",
+    "Keep-Alive": "timeout=5",
+    Upgrade: "h2c",
+    TE: "trailers",
+    Trailer: "X-Sum",
+    Expect: "100-continue",
+    "Proxy-Authorization": "Basic eA==",
+    "proxy-connection": "keep-alive",
+    "Webhook-Signature": "v1,forged",
+    "webhook-id": "msg_forged",
+    "WEBHOOK-TIMESTAMP": "1",
+  };
+
+  it("refuses, case-insensitively, every framing, hop-by-hop, proxy-* and webhook-* header, at create and update", async () => {
+    const a = await admin();
+    const res = await create(a, {
+      name: "Smuggler",
+      trigger: { event: "user_created" },
+      action: action({ headers: { ...RESERVED, "X-Fine": "ok" } }),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    const body = res.json();
+    expect(body.error).toBe("validation_failed");
+    expect(body.details).toEqual(
+      Object.keys(RESERVED).map((name) => ({
+        field: `action.headers.${name}`,
+        message: "This header is set by the platform or by HTTP itself and cannot be configured.",
+      })),
+    );
+    const list = await h.inject({
+      method: "GET",
+      url: "/api/institution/automations",
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(list.json().pagination.total).toBe(0);
+
+    const ok = await create(a, {
+      name: "Fine",
+      trigger: { event: "user_created" },
+      // Accepted, and replaced by the platform's own at send.
+      action: action({
+        headers: { "X-Fine": "ok", "Content-Type": "application/json", "User-Agent": "ERP" },
+      }),
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const id = ok.json().id;
+    for (const [name, value] of Object.entries(RESERVED)) {
+      const patched = await h.inject({
+        method: "PATCH",
+        url: `/api/institution/automations/${id}`,
+        headers: { host: a.t.host, cookie: a.cookie, ...json, "accept-language": "en-US" },
+        payload: { action: action({ headers: { [name]: value } }) },
+      });
+      expect(patched.statusCode, `${name}: ${patched.body}`).toBe(400);
+      expect(patched.json().details).toEqual([
+        { field: `action.headers.${name}`, message: expect.any(String) },
+      ]);
+    }
+    const stored = await h.inject({
+      method: "GET",
+      url: `/api/institution/automations/${id}`,
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(stored.json().action.headers).toEqual({
+      "X-Fine": "ok",
+      "Content-Type": "application/json",
+      "User-Agent": "ERP",
+    });
+  });
+
+  it("refuses header values with CR or LF and names that are not tokens", async () => {
+    const a = await admin();
+    const value = await create(a, {
+      name: "Split",
+      trigger: { event: "user_created" },
+      action: action({ headers: { "X-Split": "a\r\nHost: evil.example" } }),
+    });
+    expect(value.statusCode, value.body).toBe(400);
+    expect(value.json().details.map((d: { field: string }) => d.field)).toEqual(["action.headers.X-Split"]);
+    for (const name of ["X Bad", "X-Bad:", "X-Bad\r\nHost", ""]) {
+      const res = await create(a, {
+        name: "Bad name",
+        trigger: { event: "user_created" },
+        action: action({ headers: { [name]: "1" } }),
+      });
+      expect(res.statusCode, `${JSON.stringify(name)}: ${res.body}`).toBe(400);
+      expect(res.json().error).toBe("validation_failed");
+    }
+  });
+});
+
 describe("the automation resource", () => {
   it("lists newest first with exact totals, updates, and deletes", async () => {
     const a = await admin();

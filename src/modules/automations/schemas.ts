@@ -37,7 +37,13 @@ export const SendWebhookActionSchema = Type.Object(
     headers: Type.Optional(
       Type.Record(Type.String({ pattern: "^[A-Za-z0-9-]{1,64}$" }), Type.String({ maxLength: 2048 }), {
         maxProperties: 20,
-        description: 'Header value templates, e.g. `{"X-Student": "{{user.email}}"}` (JSON-escaped).',
+        // A name outside the pattern is refused, not stored to fail every delivery.
+        additionalProperties: false,
+        description:
+          'Header value templates, e.g. `{"X-Student": "{{user.email}}"}` (JSON-escaped). Names are letters, ' +
+          "digits and `-`; framing and hop-by-hop headers (`Host`, `Content-Length`, `Transfer-Encoding`, " +
+          "`Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`, `Expect`, `Proxy-*`) and the signature's " +
+          "`Webhook-*` are refused in any case; `Content-Type` and `User-Agent` are replaced by the platform's.",
       }),
     ),
     body: Type.Optional(

@@ -8,6 +8,7 @@ import type { Resolver } from "../../platform/outbound/resolver.js";
 import { checkTargetUrl } from "../../platform/outbound/target-url.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Condition, validateCondition } from "./condition.js";
+import { isReservedHeader } from "./headers.js";
 import * as repo from "./repo.js";
 import type {
   AutomationRecord,
@@ -102,6 +103,10 @@ async function validate(deps: AutomationDeps, input: { condition?: unknown; acti
       if (!body.ok) details.push(...body.details);
     }
     for (const [name, template] of Object.entries(action.headers ?? {})) {
+      if (isReservedHeader(name)) {
+        details.push({ field: `action.headers.${name}`, key: "field.header_reserved" });
+        continue;
+      }
       const header = validateTemplate(template, { mode: "header", field: `action.headers.${name}` });
       if (!header.ok) details.push(...header.details);
     }

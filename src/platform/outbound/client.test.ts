@@ -347,6 +347,8 @@ describe("OutboundClient limits", () => {
       { Host: "internal.example.com" },
       { "Content-Length": "0" },
       { "Transfer-Encoding": "chunked" },
+      { "Proxy-Authorization": "Basic eA==" },
+      { TE: "trailers" },
     ];
     for (const headers of cases) {
       expectFailure(await c.postJson(url, { headers, body: "{}" }), "invalid");

@@ -16,6 +16,7 @@ import { Agent, buildConnector, request } from "undici";
 import type { OutboundConfig } from "../../config/outbound.js";
 import { type AllowList, classifyAddress, isForbiddenHostName } from "./address-policy.js";
 import { BlockedAddressError, DeadlineError, describeFailure } from "./failures.js";
+import { HEADER_NAME, isClientOwnedHeader } from "./headers.js";
 import { notFound, type Resolver, systemResolver } from "./resolver.js";
 import { parseTarget } from "./target-url.js";
 
@@ -81,20 +82,6 @@ export type OutboundResult = OutboundResponse | OutboundFailure;
 
 export const RESPONSE_HEADERS = ["content-type", "content-length", "retry-after", "location"] as const;
 
-/** Framing and routing headers belong to the client; a template must not be able to set them. */
-const RESERVED_HEADERS = new Set([
-  "host",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "upgrade",
-  "expect",
-  "te",
-  "trailer",
-  "proxy-connection",
-]);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 
 export class OutboundClient {
@@ -191,7 +178,8 @@ export class OutboundClient {
     };
     for (const [name, value] of Object.entries(req.headers ?? {})) {
       const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower)) return fail("invalid", `header "${name}"`);
+      // Framing and routing headers belong to the client; a template must not be able to set them.
+      if (!HEADER_NAME.test(name) || isClientOwnedHeader(lower)) return fail("invalid", `header "${name}"`);
       if (BAD_HEADER_VALUE.test(value)) return fail("invalid", `header "${name}" has a control character`);
       headers[lower] = value;
     }
