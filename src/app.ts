@@ -48,8 +48,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     logController: new AccessLog(),
     return503OnClosing: true,
-  }).withTypeProvider() as unknown as App;
-  await ctx.apiKeys.listen();
     // Slow clients are cut off (slowloris): headers, whole request, idle keep-alive, silent socket.
     http: {
       headersTimeout: ctx.config.http.headersTimeoutMs,
@@ -63,6 +61,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     routerOptions: { maxParamLength: 256 },
     frameworkErrors,
     clientErrorHandler: answerClientError,
+  }).withTypeProvider() as unknown as App;
+  await ctx.apiKeys.listen();
   await ctx.tenants.listen();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -98,10 +98,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
   });
+  registerHostGuard(app);
 
   await app.register(cookie);
   registerErrorHandling(app);
-  registerHostGuard(app);
   registerCors(app);
   registerAuthPipeline(app, ctx);
   registerIdempotency(app, ctx);
