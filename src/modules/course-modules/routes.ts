@@ -1,8 +1,9 @@
 import { Type } from "typebox";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { readerOf } from "../courses/audience.js";
 import {
   CourseModule,
   CreateModuleBody,
@@ -37,13 +38,22 @@ export function courseModuleRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List a course's modules",
         description:
-          "In position order unless `sort` says otherwise; filter by `status`. `lessonCount` counts every lesson.",
+          "In position order unless `sort` says otherwise; filter by `status`. `lessonCount` counts every lesson. " +
+          "A student's session sees the published modules of the published courses it is enrolled in (active or " +
+          "completed); other courses are 404 to it.",
         params: IdParams,
         querystring: ListModulesQuery,
         response: { 200: ModulePage },
       },
     },
-    (request) => service.listModules(db, tenantOf(request).id, requireUuid(request.params.id), request.query),
+    (request) =>
+      service.listModules(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.query,
+        readerOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -98,12 +108,20 @@ export function courseModuleRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get a module",
-        description: "One module of a course, with its lesson count.",
+        description:
+          "One module of a course, with its lesson count. To a student's session, only a published module of a " +
+          "published course it is enrolled in (active or completed) exists.",
         params: IdParams,
         response: { 200: CourseModule },
       },
     },
-    (request) => service.getModule(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getModule(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        readerOf(principalOf(request)),
+      ),
   );
 
   app.patch(
@@ -125,7 +143,7 @@ export function courseModuleRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/modules/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Delete a module",

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { courseExists, lockCourseStructure } from "../courses/repo.js";
 import { quizAttemptsExist } from "../lessons/repo.js";
 import { copyLessons, lessonsOfCourse, quizHasAttempts } from "../lessons/service.js";
@@ -58,9 +59,13 @@ export async function listModules(
   tenantId: string,
   courseId: string,
   query: ListModulesQueryType,
+  reader: Reader = STAFF,
 ) {
   const window = pageWindow(query);
-  const filter = { status: query.status };
+  await assertReadable(db, tenantId, reader, { courseId });
+  const status = statusFor(reader, query.status);
+  if (status === null) return pageEnvelope([], 0, window);
+  const filter = { status };
   const [exists, data, total] = await Promise.all([
     courseExists(db, tenantId, courseId),
     repo.listModules(db, tenantId, courseId, filter, query.sort ?? "position", window),
@@ -70,9 +75,15 @@ export async function listModules(
   return pageEnvelope(data, total, window);
 }
 
-export async function getModule(db: Executor, tenantId: string, id: string): Promise<ModuleRecord> {
+export async function getModule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  reader: Reader = STAFF,
+): Promise<ModuleRecord> {
   const module = await repo.findModule(db, tenantId, id);
   if (module === undefined) throw notFound();
+  await assertReadable(db, tenantId, reader, { courseId: module.courseId, moduleId: id });
   return module;
 }
 

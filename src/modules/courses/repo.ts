@@ -5,6 +5,7 @@ import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.j
 import { qualified } from "../../db/qualified.js";
 import { courses, enrollments, tagAssignments } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
+import { learnerCourseIds } from "./audience.js";
 import type {
   CourseRecord,
   CourseSort,
@@ -53,6 +54,10 @@ function where(tenantId: Bindable, filter: { status?: Bindable; pattern?: Bindab
   ) as SQL;
 }
 
+/** The courses a learner may read (see audience.ts). */
+const learnerSees = (tenantId: string, userId: string) =>
+  sql`${qualified(courses.id)} IN (${learnerCourseIds(tenantId, userId)})`;
+
 function bindings(filter: CourseFilter) {
   return {
     status: filter.status,
@@ -67,7 +72,19 @@ export async function listCourses(
   filter: CourseFilter,
   sort: CourseSort,
   window: PageWindow,
+  learnerId?: string,
 ): Promise<CourseRecord[]> {
+  if (learnerId !== undefined) {
+    // A learner's courses: a handful, found through the learner's enrollments, so no prepared statement.
+    const rows = await db
+      .select(columns)
+      .from(courses)
+      .where(and(where(tenantId, bindings(filter)), learnerSees(tenantId, learnerId)))
+      .orderBy(...ORDER[sort])
+      .limit(window.limit)
+      .offset(window.offset);
+    return rows as CourseRecord[];
+  }
   // The default order keeps the statement name it always had; every other order gets its own statement.
   const list = sort === "-createdAt" ? "courses" : `courses_${sort.replace("-", "desc_")}`;
   const rows = await runPageQuery(db, list, tenantId, bindings(filter), window, (p, name) =>
@@ -88,7 +105,19 @@ export async function listCourses(
  * triggers keep; a text search counts only its own matches, through the trigram index, and a tag filter the
  * courses carrying the tag.
  */
-export async function countCourses(db: Executor, tenantId: string, filter: CourseFilter): Promise<number> {
+export async function countCourses(
+  db: Executor,
+  tenantId: string,
+  filter: CourseFilter,
+  learnerId?: string,
+): Promise<number> {
+  if (learnerId !== undefined) {
+    const rows = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(courses)
+      .where(and(where(tenantId, bindings(filter)), learnerSees(tenantId, learnerId)));
+    return rows[0]?.n ?? 0;
+  }
   if (filter.search === undefined && filter.tag === undefined) {
     return readCounter(
       db,

@@ -16,6 +16,9 @@ import {
 import * as service from "./service.js";
 
 const tags = ["courses"];
+const LEARNER_NOTE =
+  "A student's session sees only the published courses it holds an active or completed enrollment of (other " +
+  "courses are 404 to it), and only their published modules and lessons.";
 const read = { kind: "authenticated", auth: ["key", "session"], scope: "courses:read" } as const;
 const write = {
   kind: "authenticated",
@@ -36,12 +39,14 @@ export function courseRoutes(app: App, ctx: AppContext): void {
         summary: "List courses",
         description:
           "Newest first unless `sort` says otherwise (ties broken by id). `search` matches title and description, " +
-          "ignoring case and accents; `status` and `tag` (a tag id) narrow the list.",
+          "ignoring case and accents; `status` and `tag` (a tag id) narrow the list. " +
+          LEARNER_NOTE,
         querystring: ListCoursesQuery,
         response: { 200: CoursePage },
       },
     },
-    (request) => service.listCourses(db, tenantOf(request).id, request.query),
+    (request) =>
+      service.listCourses(db, tenantOf(request).id, request.query, service.readerOf(principalOf(request))),
   );
 
   app.post(
@@ -70,12 +75,18 @@ export function courseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get a course",
-        description: "One course of this institution.",
+        description: `One course of this institution. ${LEARNER_NOTE}`,
         params: IdParams,
         response: { 200: Course },
       },
     },
-    (request) => service.getCourse(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getCourse(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        service.readerOf(principalOf(request)),
+      ),
   );
 
   app.patch(
@@ -105,7 +116,7 @@ export function courseRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/courses/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Delete a course",
@@ -198,12 +209,17 @@ export function courseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get a course's outline",
-        description:
-          "The course with its modules in position order, each with its lessons in position order.",
+        description: `The course with its modules in position order, each with its lessons in position order. ${LEARNER_NOTE}`,
         params: IdParams,
         response: { 200: CourseOutline },
       },
     },
-    (request) => service.getOutline(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getOutline(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        service.readerOf(principalOf(request)),
+      ),
   );
 }

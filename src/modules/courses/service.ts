@@ -4,6 +4,7 @@ import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.j
 import { copyCourseContent, outlineOf } from "../course-modules/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { assertReadable, type Reader, STAFF } from "./audience.js";
 import * as repo from "./repo.js";
 import type {
   CourseRecord,
@@ -14,6 +15,7 @@ import type {
   UpdateCourseInput,
 } from "./schemas.js";
 
+export { type Reader, readerOf } from "./audience.js";
 export type { Actor };
 
 const SYSTEM: Actor = { kind: "system" };
@@ -41,19 +43,32 @@ function emitLifecycle(
   });
 }
 
-export async function listCourses(db: Executor, tenantId: string, query: ListCoursesQueryType) {
+/** The institution's courses; a learner's list holds only the published courses they are enrolled in. */
+export async function listCourses(
+  db: Executor,
+  tenantId: string,
+  query: ListCoursesQueryType,
+  reader: Reader = STAFF,
+) {
   const window = pageWindow(query);
   const filter = { search: query.search, status: query.status, tag: query.tag?.toLowerCase() };
+  const learner = reader.kind === "learner" ? reader.userId : undefined;
   const [data, total] = await Promise.all([
-    repo.listCourses(db, tenantId, filter, query.sort ?? "-createdAt", window),
-    repo.countCourses(db, tenantId, filter),
+    repo.listCourses(db, tenantId, filter, query.sort ?? "-createdAt", window, learner),
+    repo.countCourses(db, tenantId, filter, learner),
   ]);
   return pageEnvelope(data, total, window);
 }
 
-export async function getCourse(db: Executor, tenantId: string, id: string): Promise<CourseRecord> {
+export async function getCourse(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  reader: Reader = STAFF,
+): Promise<CourseRecord> {
   const course = await repo.findCourse(db, tenantId, id);
   if (course === undefined) throw notFound();
+  await assertReadable(db, tenantId, reader, { courseId: id });
   return course;
 }
 
@@ -168,7 +183,15 @@ export async function duplicateCourse(
   });
 }
 
-export async function getOutline(db: Executor, tenantId: string, id: string) {
-  const course = await getCourse(db, tenantId, id);
-  return { course, modules: await outlineOf(db, tenantId, id) };
+/** The course with its modules and lessons; a learner's outline holds only the published ones. */
+export async function getOutline(db: Executor, tenantId: string, id: string, reader: Reader = STAFF) {
+  const course = await getCourse(db, tenantId, id, reader);
+  const modules = await outlineOf(db, tenantId, id);
+  if (reader.kind === "staff") return { course, modules };
+  return {
+    course,
+    modules: modules
+      .filter((m) => m.status === "published")
+      .map((m) => ({ ...m, lessons: m.lessons.filter((l) => l.status === "published") })),
+  };
 }

@@ -1,8 +1,9 @@
 import { Type } from "typebox";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { readerOf } from "../courses/audience.js";
 import {
   CreateLessonBody,
   Lesson,
@@ -34,13 +35,23 @@ export function lessonRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a module's lessons",
-        description: "In position order unless `sort` says otherwise. Filter by `status` and `type`.",
+        description:
+          "In position order unless `sort` says otherwise. Filter by `status` and `type`. A student's session sees " +
+          "the published lessons of a published module of a published course it is enrolled in (active or " +
+          "completed); other modules are 404 to it.",
         params: IdParams,
         querystring: ListLessonsQuery,
         response: { 200: LessonPage },
       },
     },
-    (request) => service.listLessons(db, tenantOf(request).id, requireUuid(request.params.id), request.query),
+    (request) =>
+      service.listLessons(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.query,
+        readerOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -98,12 +109,20 @@ export function lessonRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get a lesson",
-        description: "One lesson with its content and completion criteria.",
+        description:
+          "One lesson with its content and completion criteria. To a student's session, only a published lesson " +
+          "of a published module and course it is enrolled in (active or completed) exists.",
         params: IdParams,
         response: { 200: Lesson },
       },
     },
-    (request) => service.getLesson(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getLesson(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        readerOf(principalOf(request)),
+      ),
   );
 
   app.patch(
@@ -128,7 +147,7 @@ export function lessonRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/lessons/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Delete a lesson",

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { lockCourseStructure } from "../courses/repo.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
@@ -65,9 +66,17 @@ export async function listLessons(
   tenantId: string,
   moduleId: string,
   query: ListLessonsQueryType,
+  reader: Reader = STAFF,
 ) {
   const window = pageWindow(query);
-  const filter = { status: query.status, type: query.type };
+  if (reader.kind === "learner") {
+    const module = await repo.findModule(db, tenantId, moduleId);
+    if (module === undefined) throw notFound();
+    await assertReadable(db, tenantId, reader, { courseId: module.courseId, moduleId });
+  }
+  const status = statusFor(reader, query.status);
+  if (status === null) return pageEnvelope([], 0, window);
+  const filter = { status, type: query.type };
   const [, data, total] = await Promise.all([
     assertModuleExists(db, tenantId, moduleId),
     repo.listLessons(db, tenantId, moduleId, filter, query.sort ?? "position", window),
@@ -76,9 +85,15 @@ export async function listLessons(
   return pageEnvelope(data, total, window);
 }
 
-export async function getLesson(db: Executor, tenantId: string, id: string): Promise<LessonRecord> {
+export async function getLesson(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  reader: Reader = STAFF,
+): Promise<LessonRecord> {
   const lesson = await repo.findLesson(db, tenantId, id);
   if (lesson === undefined) throw notFound();
+  await assertReadable(db, tenantId, reader, { courseId: lesson.courseId, lessonId: id });
   return lesson;
 }
 

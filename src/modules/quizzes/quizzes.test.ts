@@ -7,11 +7,14 @@ import {
   json,
   makeKey,
   makeTenant,
+  makeUser,
   roleCookie,
+  sessionCookie,
   startHarness,
+  TEST_PASSWORD,
   type TestTenant,
 } from "../../test-support/harness.js";
-import { makeQuizLesson } from "./test-fixtures.js";
+import { enroll, makeQuizLesson } from "./test-fixtures.js";
 
 let h: Harness;
 let a: TestTenant;
@@ -338,7 +341,13 @@ describe("quizzes", () => {
     expect(stolen.statusCode).toBe(400);
 
     const student = await roleCookie(h, a, "student");
-    const read = await h.inject({ method: "GET", url, headers: { host: a.host, cookie: student } });
+    // A student reads the quizzes of the courses it is enrolled in; to others this one does not exist.
+    const unenrolled = await h.inject({ method: "GET", url, headers: { host: a.host, cookie: student } });
+    expect(unenrolled.statusCode).toBe(404);
+    const learner = await makeUser(h, a, "student", TEST_PASSWORD);
+    await enroll(h.database.db, a.id, learner.id, lesson.courseId);
+    const cookie = await sessionCookie(h, a, learner.email, TEST_PASSWORD);
+    const read = await h.inject({ method: "GET", url, headers: { host: a.host, cookie } });
     expect(read.statusCode).toBe(200);
     const write = await h.inject({
       method: "PATCH",

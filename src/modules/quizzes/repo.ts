@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { lessons, quizAttempts, quizzes } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
+import { learnerLessonIds } from "../courses/audience.js";
 import type { CreateQuizInput, QuizSort, SectionRecord, UpdateQuizInput } from "./schemas.js";
 
 const columns = {
@@ -62,13 +63,28 @@ const ORDER: Record<QuizSort, SQL[]> = {
   "-updatedAt": [desc(quizzes.updatedAt), desc(quizzes.id)],
 };
 
+/** The quizzes of the lessons a learner may read (see courses/audience.ts). */
+const learnerSees = (tenantId: string, userId: string) =>
+  sql`${quizzes.lessonId} IN (${learnerLessonIds(tenantId, userId)})`;
+
 export async function listQuizzes(
   db: Executor,
   tenantId: string,
   filter: QuizFilter,
   sort: QuizSort,
   window: PageWindow,
+  learnerId?: string,
 ): Promise<QuizRow[]> {
+  if (learnerId !== undefined) {
+    const rows = await db
+      .select(columns)
+      .from(quizzes)
+      .where(and(where(tenantId, bindings(filter)), learnerSees(tenantId, learnerId)))
+      .orderBy(...ORDER[sort])
+      .limit(window.limit)
+      .offset(window.offset);
+    return rows as QuizRow[];
+  }
   const rows = await runPageQuery(
     db,
     `quiz_${sort.replace("-", "d_")}`,
@@ -89,13 +105,23 @@ export async function listQuizzes(
 }
 
 /** The unfiltered total is the tenant's counter; a filtered one counts the tenant's quizzes, through its index. */
-export async function countQuizzes(db: Executor, tenantId: string, filter: QuizFilter): Promise<number> {
-  if (filter.courseId === undefined && filter.lessonId === undefined)
+export async function countQuizzes(
+  db: Executor,
+  tenantId: string,
+  filter: QuizFilter,
+  learnerId?: string,
+): Promise<number> {
+  if (filter.courseId === undefined && filter.lessonId === undefined && learnerId === undefined)
     return readCounter(db, tenantId, "quizzes");
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(quizzes)
-    .where(where(tenantId, bindings(filter)));
+    .where(
+      and(
+        where(tenantId, bindings(filter)),
+        learnerId === undefined ? undefined : learnerSees(tenantId, learnerId),
+      ),
+    );
   return rows[0]?.n ?? 0;
 }
 

@@ -1,8 +1,9 @@
 import { Type } from "typebox";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { readerOf } from "../courses/audience.js";
 import { quizRead, quizWrite } from "./access.js";
 import { attemptRoutes } from "./attempt-routes.js";
 import { CreateQuizBody, ListQuizzesQuery, Quiz, QuizPage, UpdateQuizBody } from "./schemas.js";
@@ -25,7 +26,7 @@ export function quizRoutes(app: App, ctx: AppContext): void {
         response: { 200: QuizPage },
       },
     },
-    (request) => service.listQuizzes(db, tenantOf(request).id, request.query),
+    (request) => service.listQuizzes(db, tenantOf(request).id, request.query, readerOf(principalOf(request))),
   );
 
   app.post(
@@ -63,7 +64,13 @@ export function quizRoutes(app: App, ctx: AppContext): void {
         response: { 200: Quiz },
       },
     },
-    (request) => service.getQuiz(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getQuiz(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        readerOf(principalOf(request)),
+      ),
   );
 
   app.patch(
@@ -87,7 +94,7 @@ export function quizRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/quizzes/:id",
     {
-      config: { access: quizWrite },
+      config: { access: quizWrite, errors: [409] },
       schema: {
         tags,
         summary: "Delete a quiz",

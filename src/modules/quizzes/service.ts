@@ -2,6 +2,7 @@ import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { assertReadable, type Reader, STAFF } from "../courses/audience.js";
 import { activePoints } from "../question-banks/service.js";
 import * as repo from "./repo.js";
 import type { CreateQuizInput, ListQuizzesQueryType, QuizRecord, UpdateQuizInput } from "./schemas.js";
@@ -21,19 +22,32 @@ async function toRecords(
   return rows.map((row) => ({ ...row, ...totals(row.sections, points) }));
 }
 
-export async function listQuizzes(db: Executor, tenantId: string, query: ListQuizzesQueryType) {
+/** The institution's quizzes; a learner's list holds only those of lessons it may read. */
+export async function listQuizzes(
+  db: Executor,
+  tenantId: string,
+  query: ListQuizzesQueryType,
+  reader: Reader = STAFF,
+) {
   const window = pageWindow(query);
   const filter = { courseId: query.courseId, lessonId: query.lessonId };
+  const learner = reader.kind === "learner" ? reader.userId : undefined;
   const [rows, total] = await Promise.all([
-    repo.listQuizzes(db, tenantId, filter, query.sort ?? "-createdAt", window),
-    repo.countQuizzes(db, tenantId, filter),
+    repo.listQuizzes(db, tenantId, filter, query.sort ?? "-createdAt", window, learner),
+    repo.countQuizzes(db, tenantId, filter, learner),
   ]);
   return pageEnvelope(await toRecords(db, tenantId, rows), total, window);
 }
 
-export async function getQuiz(db: Executor, tenantId: string, id: string): Promise<QuizRecord> {
+export async function getQuiz(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  reader: Reader = STAFF,
+): Promise<QuizRecord> {
   const row = await repo.findQuiz(db, tenantId, id);
   if (row === undefined) throw notFound();
+  await assertReadable(db, tenantId, reader, { courseId: row.courseId, lessonId: row.lessonId });
   return (await toRecords(db, tenantId, [row]))[0] as QuizRecord;
 }
 
