@@ -10,6 +10,8 @@ export const enUS = {
   subscription_inactive: "This institution's subscription is inactive. Update billing to restore access.",
   forbidden: "You do not have permission to do this.",
   "forbidden.admin_required": "Only an institution administrator can do this.",
+  "forbidden.cross_site":
+    "Cross-site request refused: a request signed in with a session cookie must come from this institution's own site.",
   insufficient_scope: "This API key does not have the scope required here: {scope}.",
   session_required: "This operation requires a signed-in session; API keys are not accepted.",
   not_found: "The requested resource was not found.",

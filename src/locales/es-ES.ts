@@ -9,6 +9,8 @@ export const esES: Catalogue = {
     "La suscripción de esta institución está inactiva. Actualiza la facturación para recuperar el acceso.",
   forbidden: "No tienes permiso para hacer esto.",
   "forbidden.admin_required": "Solo un administrador de la institución puede hacer esto.",
+  "forbidden.cross_site":
+    "Solicitud entre sitios rechazada: una solicitud autenticada con la cookie de sesión debe venir del propio sitio de la institución.",
   insufficient_scope: "Esta clave de API no tiene el alcance necesario aquí: {scope}.",
   session_required: "Esta operación requiere una sesión iniciada; no se aceptan claves de API.",
   not_found: "No se encontró el recurso solicitado.",

@@ -9,6 +9,8 @@ export const frFR: Catalogue = {
     "L’abonnement de cet établissement est inactif. Mettez à jour la facturation pour rétablir l’accès.",
   forbidden: "Vous n’avez pas l’autorisation de faire cela.",
   "forbidden.admin_required": "Seul un administrateur de l’établissement peut faire cela.",
+  "forbidden.cross_site":
+    "Requête intersite refusée : une requête authentifiée par le cookie de session doit venir du site même de l’établissement.",
   insufficient_scope: "Cette clé d’API n’a pas la portée requise ici : {scope}.",
   session_required: "Cette opération exige une session connectée ; les clés d’API ne sont pas acceptées.",
   not_found: "La ressource demandée est introuvable.",

@@ -9,6 +9,8 @@ export const ptBR: Catalogue = {
     "A assinatura desta instituição está inativa. Atualize o pagamento para restabelecer o acesso.",
   forbidden: "Você não tem permissão para fazer isso.",
   "forbidden.admin_required": "Somente um administrador da instituição pode fazer isso.",
+  "forbidden.cross_site":
+    "Requisição entre sites recusada: uma requisição autenticada por cookie de sessão deve vir do próprio site da instituição.",
   insufficient_scope: "Esta chave de API não tem o escopo exigido aqui: {scope}.",
   session_required: "Esta operação exige uma sessão autenticada; chaves de API não são aceitas.",
   not_found: "O recurso solicitado não foi encontrado.",

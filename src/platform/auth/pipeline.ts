@@ -40,11 +40,13 @@ export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): voi
     if (tenant === null) throw new AppError("tenant_not_found");
     request.tenant = tenant;
     // Cookies ride along on cross-site requests; a JSON content type cannot be sent by a plain HTML form, so
-    // refusing every other one closes form-based CSRF even for requests without a body.
+    // refusing every other one closes form-based CSRF for requests with a body. A body-less one needs no content
+    // type: cookie-authenticated writes are also refused when the browser says they come from another site.
     const contentType = request.headers["content-type"];
     if (UNSAFE_METHODS.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       throw new AppError("unsupported_media_type");
     }
+    if (UNSAFE_METHODS.has(request.method) && cookieAuthenticated(request, access)) refuseCrossSite(request);
     if (access.kind === "tenant") {
       if (request.routeOptions.config.closedWhileInactive === true) assertSubscriptionLive(tenant);
       return;
@@ -108,6 +110,49 @@ async function authenticate(
     throw new AppError("forbidden", adminOnly ? { messageKey: "forbidden.admin_required" } : {});
   }
   return { kind: "session", tenantId: tenant.id, userId: claims.sub, role, email: user.email };
+}
+
+/**
+ * Whether the browser's cookies are what this request would be authenticated by: sign-in, refresh and logout
+ * (and the other routes of a tenant host without credentials), or a route taking sessions when no
+ * `Authorization` header says otherwise. API keys are never sent by a browser on its own, so they are not.
+ */
+function cookieAuthenticated(request: FastifyRequest, access: RouteAccess): boolean {
+  if (access.kind === "tenant") return true;
+  return (
+    access.kind === "authenticated" &&
+    request.headers.authorization === undefined &&
+    request.cookies[ACCESS_COOKIE] !== undefined
+  );
+}
+
+/**
+ * CSRF: a cookie rides along on a cross-site request, and a body-less POST needs no content type, so a page of
+ * any other site could publish a course or rotate a secret with an administrator's session. Browsers say where
+ * a request comes from (Fetch Metadata, then Origin); a request from elsewhere is refused, as Go's
+ * CrossOriginProtection does. `same-site` is refused too: tenants are sibling subdomains, so a same-site
+ * request is another institution's page. Clients that send neither header (curl, servers) are not browsers,
+ * and a cookie they send is their own.
+ */
+function refuseCrossSite(request: FastifyRequest): void {
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") {
+    throw new AppError("forbidden", { messageKey: "forbidden.cross_site" });
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && originHost(origin) !== request.headers.host?.toLowerCase()) {
+    throw new AppError("forbidden", { messageKey: "forbidden.cross_site" });
+  }
+}
+
+/** `host[:port]` of an Origin header; undefined for `null` and anything unparseable. */
+function originHost(origin: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The credential of `Authorization: Bearer <token>`; RFC 9110 §11.1 makes the scheme name case-insensitive. */
