@@ -101,9 +101,9 @@ const userRow = rowOf(users);
 const keyRow = rowOf(apiKeys);
 const automationRow = rowOf(automations);
 const eventRow = rowOf(platformEvents);
-/** An automation with one delivery (written through a real event), as the path parameters of its routes. */
-const delivery = async (h: Harness, t: TestTenant) => {
-  const id = await automation(h, t);
+/** An automation (or endpoint) with one delivery (written through a real event), as its routes' path parameters. */
+const deliveryOf = (owner: typeof automation) => async (h: Harness, t: TestTenant) => {
+  const id = await owner(h, t);
   await makeUser(h, t, "teacher");
   const [row] = await h.database.db
     .select({ id: webhookDeliveries.id })
@@ -111,6 +111,8 @@ const delivery = async (h: Harness, t: TestTenant) => {
     .where(and(eq(webhookDeliveries.tenantId, t.id), eq(webhookDeliveries.automationId, id)));
   return { id, deliveryId: row?.id as string };
 };
+const delivery = deliveryOf(automation);
+const endpointDelivery = deliveryOf(endpoint);
 const deliveryRow = async (h: Harness, t: TestTenant, params: string | Record<string, string>) => {
   const { deliveryId } = params as Record<string, string>;
   return h.database.db
@@ -194,6 +196,14 @@ const CORE: Fixtures = {
   },
   "POST /api/institution/automations/:id/deliveries/:deliveryId/redeliver": {
     makeObject: delivery,
+    snapshot: deliveryRow,
+  },
+  "GET /api/institution/webhooks/:id/deliveries/:deliveryId": {
+    makeObject: endpointDelivery,
+    snapshot: deliveryRow,
+  },
+  "POST /api/institution/webhooks/:id/deliveries/:deliveryId/redeliver": {
+    makeObject: endpointDelivery,
     snapshot: deliveryRow,
   },
 };
@@ -413,7 +423,11 @@ describe("a tenant whose subscription is inactive", () => {
       await h.database.db
         .insert(billingSubscriptions)
         .values({ tenantId: c.id, stripeCustomerId: `cus_${c.slug}`, status });
-      const key = await makeKey(h, c, []);
+      // One request per route: more than a standard key's 100 a minute.
+      const key = await makeKey(h, c, [], {
+        rateTier: "custom",
+        customLimits: { perHour: 1_000_000, perMinute: 100_000 },
+      });
       const admin = await adminCookie(h, c);
       const exempt = routes.filter((r) => r.openWhileInactive).map((r) => `${r.method} ${r.url}`);
       expect(exempt.sort()).toEqual([

@@ -17,7 +17,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
-import { REDELIVERIES_PER_HOUR } from "./routes.js";
+import { REDELIVERIES_PER_HOUR } from "./delivery-routes.js";
 
 let h: Harness;
 const dns = createDnsStub({

@@ -13,15 +13,7 @@ import {
   signingSecretRoutes,
   writeAccess as write,
 } from "./access.js";
-import {
-  DeliveryPage,
-  DeliveryParams,
-  DeliveryWithAttempts,
-  getDelivery,
-  ListDeliveriesQuery,
-  listDeliveries,
-  redeliver,
-} from "./deliveries.js";
+import { deliveryRoutes } from "./delivery-routes.js";
 import { acceptInbound } from "./inbound.js";
 import {
   Automation,
@@ -43,9 +35,6 @@ const tags = ["automations"];
 /** Inbound webhooks: what one URL may receive, and the largest body it takes (413 beyond). */
 export const INBOUND_PER_MINUTE = 120;
 export const INBOUND_BODY_LIMIT_BYTES = 256 * 1024;
-
-/** Manual redeliveries per tenant per hour: without a quota, Aula is a reflector aimed at third-party URLs. */
-export const REDELIVERIES_PER_HOUR = 100;
 
 /** Test sends per tenant per hour, for the same reason. */
 export const TEST_SENDS_PER_HOUR = 30;
@@ -195,72 +184,7 @@ export function automationRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
-    "/api/institution/automations/:id/deliveries",
-    {
-      config: { access: read },
-      schema: {
-        tags,
-        summary: "List an automation's deliveries",
-        description: "Newest first. `nextAttemptAt` is set while a retry is scheduled.",
-        params: IdParams,
-        querystring: ListDeliveriesQuery,
-        response: { 200: DeliveryPage },
-      },
-    },
-    async (request) => {
-      const tenantId = tenantOf(request).id;
-      const id = requireUuid(request.params.id);
-      await service.getAutomation(db, tenantId, id);
-      return listDeliveries(db, tenantId, id, request.query);
-    },
-  );
-
-  app.get(
-    "/api/institution/automations/:id/deliveries/:deliveryId",
-    {
-      config: { access: read },
-      schema: {
-        tags,
-        summary: "Get a delivery and its attempts",
-        params: DeliveryParams,
-        response: { 200: DeliveryWithAttempts },
-      },
-    },
-    (request) =>
-      getDelivery(
-        db,
-        tenantOf(request).id,
-        requireUuid(request.params.id),
-        requireUuid(request.params.deliveryId),
-      ),
-  );
-
-  app.post(
-    "/api/institution/automations/:id/deliveries/:deliveryId/redeliver",
-    {
-      config: { access: write },
-      schema: {
-        tags,
-        summary: "Send a delivery again",
-        description:
-          "Queues a new delivery of the same event and request (with a new `webhook-id`), due now. " +
-          `At most ${REDELIVERIES_PER_HOUR} per institution per hour.`,
-        params: DeliveryParams,
-        response: { 202: DeliveryWithAttempts },
-      },
-    },
-    async (request, reply) => {
-      const tenantId = tenantOf(request).id;
-      const automationId = requireUuid(request.params.id);
-      const deliveryId = requireUuid(request.params.deliveryId);
-      await getDelivery(db, tenantId, automationId, deliveryId);
-      const quota = await ctx.limiters.consume("redeliver", tenantId, REDELIVERIES_PER_HOUR, 3600);
-      if (!quota.allowed) throw rateLimited(secondsUntil(quota.msBeforeNext));
-      reply.code(202);
-      return redeliver(db, tenantId, automationId, deliveryId);
-    },
-  );
+  deliveryRoutes(app, ctx, "/api/institution/automations", "automation", tags);
 
   app.post(
     "/api/automations/webhook/:token",

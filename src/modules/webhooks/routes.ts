@@ -4,7 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { readAccess as read, signingSecretRoutes, writeAccess as write } from "../automations/access.js";
-import { DeliveryPage, ListDeliveriesQuery, listDeliveries } from "../automations/deliveries.js";
+import { deliveryRoutes } from "../automations/delivery-routes.js";
 import { automationDeps } from "../automations/service.js";
 import {
   CreatedEndpoint,
@@ -21,7 +21,6 @@ const tags = ["webhooks"];
 const BASE = "/api/institution/webhooks";
 
 export function webhookRoutes(app: App, ctx: AppContext): void {
-  const db = ctx.database.db;
   const deps = () => automationDeps(ctx);
 
   app.get(
@@ -119,26 +118,5 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
 
   signingSecretRoutes(app, ctx, BASE, "endpoint", tags);
 
-  app.get(
-    `${BASE}/:id/deliveries`,
-    {
-      config: { access: read },
-      schema: {
-        tags,
-        summary: "List an endpoint's deliveries",
-        description:
-          "Newest first. One delivery's attempts, and redelivery, are at " +
-          "`/api/institution/automations/:id/deliveries/:deliveryId` (one path for both kinds).",
-        params: IdParams,
-        querystring: ListDeliveriesQuery,
-        response: { 200: DeliveryPage },
-      },
-    },
-    async (request) => {
-      const tenantId = tenantOf(request).id;
-      const id = requireUuid(request.params.id);
-      await service.getEndpoint(deps(), tenantId, id);
-      return listDeliveries(db, tenantId, id, request.query);
-    },
-  );
+  deliveryRoutes(app, ctx, BASE, "endpoint", tags);
 }

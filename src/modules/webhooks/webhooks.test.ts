@@ -128,13 +128,16 @@ describe("webhook endpoints", () => {
     });
     const list = await call(a, "GET", `/api/institution/webhooks/${endpoint.id}/deliveries`);
     expect(list.json().pagination.total).toBe(1);
-    // One redelivery path for both kinds.
+    const one = await call(a, "GET", `/api/institution/webhooks/${endpoint.id}/deliveries/${rows[0]?.id}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toMatchObject({ id: rows[0]?.id, automationId: endpoint.id, attemptLog: [] });
     const again = await call(
       a,
       "POST",
-      `/api/institution/automations/${endpoint.id}/deliveries/${rows[0]?.id}/redeliver`,
+      `/api/institution/webhooks/${endpoint.id}/deliveries/${rows[0]?.id}/redeliver`,
     );
-    expect(again.statusCode).toBe(202);
+    expect(again.statusCode, again.body).toBe(202);
+    expect(again.json()).toMatchObject({ automationId: endpoint.id, eventId: rows[0]?.eventId });
     expect(await deliveriesOf(a.t, endpoint.id)).toHaveLength(2);
   });
 
@@ -158,6 +161,68 @@ describe("webhook endpoints", () => {
     const automationsList = await call(a, "GET", "/api/institution/automations");
     expect(automationsList.json().data.map((e: { id: string }) => e.id)).toEqual([automation.id]);
     expect(automationsList.json().pagination.total).toBe(1);
+  });
+
+  it("every route of either group that takes an id answers 404 for the other kind's, and changes nothing", async () => {
+    const a = await admin();
+    const endpoint = (
+      await call(a, "POST", "/api/institution/webhooks", { url: URL_OK, eventTypes: ["user_created"] })
+    ).json();
+    const automation = (
+      await call(a, "POST", "/api/institution/automations", {
+        name: "A",
+        trigger: { event: "user_created" },
+        action: { type: "send_webhook", url: URL_OK },
+      })
+    ).json();
+    // One user_created: one delivery each.
+    await call(a, "POST", "/api/institution/users", {
+      name: "U",
+      email: `u@${a.t.slug}.test`,
+      role: "teacher",
+    });
+    const [endpointDelivery] = await deliveriesOf(a.t, endpoint.id);
+    const [automationDelivery] = await deliveriesOf(a.t, automation.id);
+    expect(endpointDelivery && automationDelivery).toBeTruthy();
+    const others = {
+      "/api/institution/automations/": { id: endpoint.id, deliveryId: endpointDelivery?.id },
+      "/api/institution/webhooks/": { id: automation.id, deliveryId: automationDelivery?.id },
+    };
+    // Bodies valid enough to reach the handler: a 404 must come from the id, not from validation.
+    const bodies: Record<string, unknown> = {
+      "PATCH /api/institution/automations/:id": { name: "Renamed" },
+      "PATCH /api/institution/webhooks/:id": { description: "Renamed" },
+      "POST /api/institution/automations/:id/test": {},
+    };
+    const routes = h.app.routeDeclarations.filter(
+      (r) => r.url.includes("/:id") && Object.keys(others).some((base) => r.url.startsWith(base)),
+    );
+    // Get, update, delete, secret, rotate-secret, deliveries, a delivery, redeliver (both); rotate-token, test.
+    expect(routes.length).toBeGreaterThanOrEqual(18);
+    for (const route of routes) {
+      const [base, ids] = Object.entries(others).find(([b]) => route.url.startsWith(b)) ?? [];
+      const url = route.url.replace(":id", ids?.id ?? "").replace(":deliveryId", ids?.deliveryId ?? "");
+      const key = `${route.method} ${route.url}`;
+      const res = await call(a, route.method, url, bodies[key]);
+      expect(res.statusCode, `${key} (${base}): ${res.body}`).toBe(404);
+      expect(res.json().error).toBe("not_found");
+    }
+    expect((await call(a, "GET", `/api/institution/webhooks/${endpoint.id}`)).json()).toMatchObject({
+      description: null,
+    });
+    expect((await call(a, "GET", `/api/institution/automations/${automation.id}`)).json()).toMatchObject({
+      name: "A",
+    });
+    expect(await deliveriesOf(a.t, endpoint.id)).toHaveLength(1);
+    expect(await deliveriesOf(a.t, automation.id)).toHaveLength(1);
+    // Each under its own group.
+    for (const [base, owner, delivery] of [
+      ["automations", automation.id, automationDelivery?.id],
+      ["webhooks", endpoint.id, endpointDelivery?.id],
+    ]) {
+      const res = await call(a, "GET", `/api/institution/${base}/${owner}/deliveries/${delivery}`);
+      expect(res.statusCode, res.body).toBe(200);
+    }
   });
 
   it("update, disable and delete", async () => {
