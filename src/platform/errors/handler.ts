@@ -126,7 +126,9 @@ function clientError(code: string | undefined): AppError {
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  if (!socket.writable) {
+  // As Node itself does: once a response on this connection has begun, bytes of another would corrupt it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
   }
