@@ -225,6 +225,41 @@ describe("creating lessons", () => {
   });
 });
 
+describe("a text lesson's bodyHtml", () => {
+  const rich =
+    '<h2>Título</h2><p>Um <strong>texto</strong> com <a href="https://example.com/x" target="_blank">link</a>.</p>' +
+    '<ul><li>um</li></ul><pre><code class="language-js">x &lt; 1</code></pre>' +
+    '<table><thead><tr><th scope="col">A</th></tr></thead><tbody><tr><td colspan="2">1</td></tr></tbody></table>' +
+    '<img src="https://cdn.example.com/a.png" alt="figura" />' +
+    '<iframe src="https://www.youtube-nocookie.com/embed/abc" width="560" height="315" allowfullscreen></iframe>';
+  const hostile =
+    '<p onclick="steal()">Oi<script>alert(1)</script></p><a href="javascript:alert(1)">x</a>' +
+    '<img src="data:image/png;base64,AAAA" onerror="alert(1)"><iframe src="https://evil.example/x"></iframe>' +
+    '<style>body{display:none}</style><form action="https://evil.example"><input name="p"></form>' +
+    '<a href="//evil.example/x">y</a><span style="background:url(javascript:alert(1))">z</span>';
+
+  it("is stored sanitised on create and on update: rich text kept, script and unsafe URLs gone", async () => {
+    const { modules } = await courseWith(["M"]);
+    const created = await addLesson(modules[0] as string, {
+      title: "T",
+      type: "text",
+      content: { bodyHtml: hostile },
+    });
+    const expected = "<p>Oi</p><a>x</a><img /><iframe></iframe><a>y</a><span>z</span>";
+    expect(created.content.bodyHtml).toBe(expected);
+    const [row] = await h.database.db.select().from(lessons).where(eq(lessons.id, created.id));
+    expect((row?.content as { bodyHtml: string }).bodyHtml).toBe(expected);
+
+    const updated = await call("PATCH", `/api/institution/lessons/${created.id}`, {
+      content: { bodyHtml: rich },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().content.bodyHtml).toBe(
+      rich.replace('target="_blank"', 'target="_blank" rel="noopener noreferrer"'),
+    );
+  });
+});
+
 describe("updating lessons", () => {
   it("never changes the type, and checks content, criteria and dates against the stored lesson", async () => {
     const { modules } = await courseWith(["M"]);

@@ -5,6 +5,7 @@ import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audien
 import { lockCourseStructure } from "../courses/repo.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
+import { storableContent } from "./sanitize.js";
 import type {
   CreateLessonInput,
   LessonOrderInput,
@@ -103,7 +104,7 @@ export async function createLesson(
   moduleId: string,
   input: CreateLessonInput,
 ): Promise<LessonRecord> {
-  const content = input.content ?? {};
+  const content = storableContent(input.content ?? {});
   const completionCriteria = input.completionCriteria ?? defaultCriteria(input.type);
   const unlockAt = input.unlockAt ?? null;
   const dueAt = input.dueAt ?? null;
@@ -158,7 +159,9 @@ export async function updateLesson(
       unlockAt: input.unlockAt === undefined ? lesson.unlockAt : input.unlockAt,
       dueAt: input.dueAt === undefined ? lesson.dueAt : input.dueAt,
     });
-    const { position, ...fields } = input;
+    const { position, ...given } = input;
+    const fields =
+      given.content === undefined ? given : { ...given, content: storableContent(given.content) };
     if (position !== undefined) {
       const count = await repo.countInModule(tx, tenantId, lesson.moduleId);
       await reposition(tx, tenantId, lesson, clampPosition(position, count));
