@@ -14,12 +14,23 @@ let port: number;
 
 beforeAll(async () => {
   // Short timeouts so that the test sees them pass; the defaults are seconds.
-  h = await startHarness({
-    HTTP_HEADERS_TIMEOUT_MS: "400",
-    HTTP_REQUEST_TIMEOUT_MS: "800",
-    HTTP_KEEP_ALIVE_TIMEOUT_MS: "5000",
-    HTTP_CONNECTION_TIMEOUT_MS: "5000",
-  });
+  h = await startHarness(
+    {
+      HTTP_HEADERS_TIMEOUT_MS: "400",
+      HTTP_REQUEST_TIMEOUT_MS: "800",
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: "5000",
+      HTTP_CONNECTION_TIMEOUT_MS: "5000",
+    },
+    {
+      // A handler slower than the request timeout: that timeout is for receiving the request, not for answering.
+      routes: (app) => {
+        app.get("/test/slow", async () => {
+          await new Promise((r) => setTimeout(r, 1500));
+          return { slow: true };
+        });
+      },
+    },
+  );
   await h.app.listen({ host: "127.0.0.1", port: 0 });
   port = (h.app.server.address() as AddressInfo).port;
 });
@@ -149,8 +160,11 @@ describe("slow clients", () => {
     expect(talk.closedAfterMs).toBeLessThan(3000);
   });
 
-  it("serves a client that sends promptly", async () => {
+  it("serves a client that sends promptly, however long the answer takes", async () => {
     const talk = await converse([healthz], 0, 300);
     expect(responses(talk.received)[0]?.status).toBe(200);
+    const slow = await converse(["GET /test/slow HTTP/1.1\r\nHost: localhost\r\n\r\n"], 0, 3000);
+    expect(responses(slow.received)[0]?.status).toBe(200);
+    expect(responses(slow.received)[0]?.body).toBe('{"slow":true}');
   });
 });
