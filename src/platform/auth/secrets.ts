@@ -23,6 +23,19 @@ export function newOpaqueToken(): string {
 
 // scrypt parameters (N=2^15, r=8, p=1) follow OWASP's password storage guidance; 64 MiB of maxmem leaves room.
 const SCRYPT: ScryptParams = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+let hashCost: ScryptParams = SCRYPT;
+
+/**
+ * The scrypt cost (N) of passwords hashed from now on in this process; the default above when never called.
+ * A test switch: each scrypt at 2^15 takes ~0.2 s of CPU and the tests hash and check passwords hundreds of
+ * times, so the test harness lowers it. Stored hashes carry their parameters, so checking is unaffected.
+ */
+export function setPasswordHashCost(N: number): void {
+  if (!Number.isInteger(N) || N < 2 || (N & (N - 1)) !== 0)
+    throw new Error("scrypt N must be a power of two");
+  hashCost = { ...SCRYPT, N };
+  decoyHash = undefined;
+}
 
 interface ScryptParams {
   N: number;
@@ -41,8 +54,9 @@ function scryptAsync(password: string, salt: Buffer, params: ScryptParams): Prom
 /** `scrypt$N$r$p$salt$hash`, so that parameters can be raised later without breaking stored hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT);
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const params = hashCost;
+  const key = await scryptAsync(password, salt, params);
+  return ["scrypt", params.N, params.r, params.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
