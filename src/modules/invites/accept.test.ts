@@ -366,10 +366,18 @@ describe("no escalation through invitations", () => {
       headers: { host: t.host, ...bearer(writer) },
     });
     expect(resent.statusCode).toBe(403);
-    const revoked = await h.inject({
+    // So is withdrawing it: only an administrator's session revokes an administrator's invitation.
+    const refused = await h.inject({
       method: "DELETE",
       url: `/api/institution/invites/${pending.id}`,
       headers: { host: t.host, ...bearer(writer) },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await inviteRow(pending.id))?.status).toBe("pending");
+    const revoked = await h.inject({
+      method: "DELETE",
+      url: `/api/institution/invites/${pending.id}`,
+      headers: { host: t.host, cookie: await adminCookie(h, t) },
     });
     expect(revoked.statusCode).toBe(204);
     const res = await h.inject({

@@ -169,12 +169,18 @@ export async function resendInvite(
   });
 }
 
-/** Revokes an invitation: its token stops working. Revoking twice changes nothing; an accepted one is 409. */
+/**
+ * Revokes an invitation: its token stops working. Revoking twice changes nothing; an accepted one is 409. An
+ * administrator's invitation is revoked only by an administrator's session, as it is issued and resent.
+ */
 export async function revokeInvite(db: Executor, tenantId: string, actor: Actor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await repo.findInvite(tx, tenantId, id, true);
     if (current === undefined) throw notFound();
     if (current.status === "accepted") throw inviteConflict("accepted");
+    // Whoever may not invite an administrator may not withdraw an administrator's invitation either: it would
+    // let a narrower key block an administrator's onboarding.
+    if (!mayAssignRole(actor, current.role)) throw adminRequired();
     if (current.status === "revoked") return;
     await repo.setStatus(tx, tenantId, id, "revoked");
     await emitEvent(tx, {
