@@ -53,6 +53,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       headersTimeout: ctx.config.http.headersTimeoutMs,
       requestTimeout: ctx.config.http.requestTimeoutMs,
       connectionsCheckingInterval: ctx.config.http.checkIntervalMs,
+      // The Host guard answers a missing Host in the envelope (Node's own 400 has no body).
+      requireHostHeader: false,
     },
     requestTimeout: ctx.config.http.requestTimeoutMs,
     keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,

@@ -133,6 +133,20 @@ describe("refused by the HTTP parser", () => {
   });
 });
 
+describe("the Host header on the wire", () => {
+  it("is required of HTTP/1.1 (400 in the envelope naming Host) and optional in HTTP/1.0", async () => {
+    const missing = responses((await converse(["GET /healthz HTTP/1.1\r\n\r\n"], 0, 500)).received);
+    expect(missing[0]?.status).toBe(400);
+    expect(JSON.parse(missing[0]?.body ?? "")).toEqual({
+      error: "validation_failed",
+      message: expect.any(String),
+      details: [{ field: "Host", message: "Este campo é obrigatório." }],
+    });
+    const old = responses((await converse(["GET /healthz HTTP/1.0\r\n\r\n"], 0, 500)).received);
+    expect(old[0]?.status).toBe(200);
+  });
+});
+
 describe("slow clients", () => {
   it("closes a connection whose headers trickle in past HTTP_HEADERS_TIMEOUT_MS (slowloris)", async () => {
     // One header line every 100 ms, forever: without the timeout the connection stays open for as long as the

@@ -19,13 +19,19 @@ export function isValidHost(host: string): boolean {
 /**
  * The Host header chooses the tenant and is copied into the public URLs the API answers (invitations, inbound
  * webhook URLs, Stripe return URLs). Anything but `name[:port]` (`acme.localhost:4000@evil.example`, spaces,
- * paths, userinfo) is refused for every route, before tenancy or anything else reads it. A request without Host
- * (HTTP/1.0) passes and is served by no tenant.
+ * paths, userinfo) is refused for every route, before tenancy or anything else reads it, and so is an HTTP/1.1
+ * request without one. An HTTP/1.0 request without Host passes and is served by no tenant.
  */
 export function registerHostGuard(app: FastifyInstance): void {
   app.addHook("onRequest", async (request) => {
     const host = request.headers.host;
-    if (host !== undefined && !isValidHost(host)) throw validationError("Host", "field.host_header");
+    if (host === undefined) {
+      // HTTP/1.1 requires Host (RFC 9112, section 3.2). Node's own 400 for its absence (switched off in app.ts)
+      // has no envelope, so the refusal is made here.
+      if (request.raw.httpVersion === "1.1") throw validationError("Host", "field.required");
+      return;
+    }
+    if (!isValidHost(host)) throw validationError("Host", "field.host_header");
   });
 }
 
