@@ -18,6 +18,7 @@ import {
   makeKey,
   makeTenant,
   makeUser,
+  roleCookie,
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
@@ -276,6 +277,28 @@ describe("attaching to other resource types", () => {
     expect(
       (await call("GET", `/api/institution/tags/${tag.id}/resources?resourceType=media`)).statusCode,
     ).toBe(400);
+  });
+
+  it("is staff material: a student's session reads tags but not what they are attached to", async () => {
+    const tag = await makeTag(["course"]);
+    const draft = await createCourse(h.database.db, a.id, { title: "Draft", status: "draft" });
+    expect((await attach(tag.id, "course", [draft.id])).statusCode).toBe(200);
+    const student = await roleCookie(h, a, "student");
+    const read = (url: string) =>
+      h.inject({ method: "GET", url, headers: { host: a.host, cookie: student } });
+    expect((await read("/api/institution/tags")).statusCode).toBe(200);
+    const resources = await read(`/api/institution/tags/${tag.id}/resources`);
+    expect(resources.statusCode).toBe(403);
+    expect(resources.body).not.toContain(draft.id);
+    const teacher = await roleCookie(h, a, "teacher");
+    const staff = await h.inject({
+      method: "GET",
+      url: `/api/institution/tags/${tag.id}/resources`,
+      headers: { host: a.host, cookie: teacher },
+    });
+    expect(staff.json().data).toEqual([
+      { resourceType: "course", resourceId: draft.id, createdAt: expect.any(String) },
+    ]);
   });
 });
 

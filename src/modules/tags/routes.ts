@@ -21,6 +21,11 @@ import * as service from "./service.js";
 
 const tags = ["tags"];
 const read = { kind: "authenticated", auth: ["key", "session"], scope: "tags:read" } as const;
+/**
+ * A tag's resources name users, questions and draft courses: staff material, not a learner's (a student's
+ * session reads tags, but not what they are attached to).
+ */
+const readResources = { ...read, roles: ["teacher", "institution_admin"] } as const;
 const write = {
   kind: "authenticated",
   auth: ["key", "session"],
@@ -86,7 +91,7 @@ export function tagRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/tags/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Update a tag",
@@ -123,7 +128,7 @@ export function tagRoutes(app: App, ctx: AppContext): void {
   app.get(
     "/api/institution/tags/:id/resources",
     {
-      config: { access: read },
+      config: { access: readResources },
       schema: {
         tags,
         summary: "List a tag's resources",
