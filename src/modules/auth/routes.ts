@@ -58,7 +58,7 @@ export function authRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/auth/login",
     {
-      config: { access },
+      config: { access, errors: [401, 429] },
       schema: {
         tags,
         summary: "Sign in",
@@ -88,7 +88,7 @@ export function authRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/auth/refresh",
     {
-      config: { access },
+      config: { access, errors: [401] },
       schema: {
         tags,
         summary: "Rotate the session cookies",

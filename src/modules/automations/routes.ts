@@ -171,6 +171,10 @@ export function automationRoutes(app: App, ctx: AppContext): void {
         body: TestRunBody,
         response: { 200: TestRunResult },
       },
+      // Every field is optional, so a request without a body means "a sample event, nothing sent".
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request) => {
       const tenantId = tenantOf(request).id;
@@ -189,7 +193,7 @@ export function automationRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/automations/webhook/:token",
     {
-      config: { access: { kind: "public" } },
+      config: { access: { kind: "public" }, errors: [402, 429] },
       bodyLimit: INBOUND_BODY_LIMIT_BYTES,
       schema: {
         tags,

@@ -41,7 +41,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     "/api/institution/billing/checkout",
     {
-      config: { access: adminSession, openWhileInactive: true },
+      config: { access: adminSession, openWhileInactive: true, errors: [502, 503] },
       schema: {
         tags,
         summary: "Start a Stripe Checkout for a paid plan",
@@ -69,7 +69,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     "/api/institution/billing/portal",
     {
-      config: { access: adminSession, openWhileInactive: true },
+      config: { access: adminSession, openWhileInactive: true, errors: [502, 503] },
       schema: {
         tags,
         summary: "Open the Stripe customer portal",
@@ -139,7 +139,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
     scope.post(
       "/api/webhooks/stripe",
       {
-        config: { access: { kind: "public" } },
+        config: { access: { kind: "public" }, errors: [413, 415, 502, 503] },
         schema: {
           tags,
           summary: "Stripe webhook endpoint",

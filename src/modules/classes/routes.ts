@@ -67,7 +67,7 @@ export function classRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/classes/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Update a class",

@@ -48,7 +48,7 @@ export function completionRoutes(app: App, ctx: AppContext): void {
   app.put(
     "/api/institution/lessons/:id/completions/:userId",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Mark a lesson complete for a user",

@@ -59,7 +59,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/institution/enrollments",
     {
-      config: { access: write },
+      config: { access: write, errors: [422, 503] },
       schema: {
         tags,
         summary: "Enroll a user in a course",
@@ -89,7 +89,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/institution/enrollments/bulk",
     {
-      config: { access: write },
+      config: { access: write, errors: [503] },
       schema: {
         tags,
         summary: "Enroll many users at once",
@@ -139,7 +139,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/enrollments/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409, 422, 503] },
       schema: {
         tags,
         summary: "Update an enrollment",

@@ -128,7 +128,7 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/invites/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Revoke an invitation",
@@ -153,7 +153,7 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/invites/accept",
     {
-      config: { access: { kind: "tenant" }, closedWhileInactive: true },
+      config: { access: { kind: "tenant" }, closedWhileInactive: true, errors: [409, 422, 429, 503] },
       schema: {
         tags,
         summary: "Accept an invitation",

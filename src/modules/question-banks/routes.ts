@@ -83,7 +83,7 @@ export function questionBankRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/question-banks/:id",
     {
-      config: { access: bankWrite },
+      config: { access: bankWrite, errors: [409] },
       schema: {
         tags,
         summary: "Delete a question bank",

@@ -110,7 +110,7 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/quiz-attempts/:id",
     {
-      config: { access: attemptWrite },
+      config: { access: attemptWrite, errors: [409] },
       schema: {
         tags,
         summary: "Grade an attempt by hand",

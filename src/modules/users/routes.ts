@@ -55,7 +55,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/institution/users",
     {
-      config: { access: write },
+      config: { access: write, errors: [422, 503] },
       schema: {
         tags,
         summary: "Create a user",
@@ -83,7 +83,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/institution/users/bulk",
     {
-      config: { access: write },
+      config: { access: write, errors: [503] },
       schema: {
         tags,
         summary: "Create users in bulk",
@@ -130,7 +130,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/users/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409, 422, 503] },
       schema: {
         tags,
         summary: "Update a user",
@@ -156,7 +156,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
   app.delete(
     "/api/institution/users/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [409] },
       schema: {
         tags,
         summary: "Delete a user",
