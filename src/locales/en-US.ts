@@ -52,7 +52,6 @@ export const enUS = {
   payment_provider_error: "The payment provider could not be reached. Please try again later.",
   billing_not_configured: "Billing is not available for this plan and currency right now.",
   "field.header_reserved": "This header is set by the platform or by HTTP itself and cannot be configured.",
-  "field.header_reserved": "This header is set by the platform or by HTTP itself and cannot be configured.",
   "field.url_forbidden": "Must be an http(s) URL of a public host, without templates or credentials.",
   "field.required": "This field is required.",
   "field.unknown": "This field is not allowed.",

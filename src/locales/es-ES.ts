@@ -54,7 +54,6 @@ export const esES: Catalogue = {
   payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",
   billing_not_configured: "La facturación no está disponible para este plan y moneda en este momento.",
   "field.header_reserved": "Esta cabecera la define la plataforma o el propio HTTP y no se puede configurar.",
-  "field.header_reserved": "Esta cabecera la define la plataforma o el propio HTTP y no se puede configurar.",
   "field.url_forbidden": "Debe ser una URL http(s) de un host público, sin plantillas ni credenciales.",
   "field.required": "Este campo es obligatorio.",
   "field.unknown": "Este campo no está permitido.",
