@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courses, idempotencyKeys } from "../../db/schema/index.js";
@@ -12,6 +13,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
+import { createKeyring, sealSecret } from "../crypto/secret-box.js";
 import { purgeIdempotencyKeys } from "./idempotency.js";
 
 let h: Harness;
@@ -107,6 +109,28 @@ describe("Idempotency-Key on POST", () => {
     expect(await courseCount(a.t)).toBe(2);
     const tooLong = await create(a, { title: "x" }, "k".repeat(256));
     expect(tooLong.statusCode).toBe(400);
+  });
+
+  it("runs the request again when its kept response was sealed under a key since retired, instead of a 500", async () => {
+    const a = await tenantWithKey();
+    const first = await create(a, { title: "Sealed" }, "k-retired");
+    expect(first.statusCode).toBe(201);
+    const row = and(eq(idempotencyKeys.tenantId, a.t.id), eq(idempotencyKeys.key, "k-retired"));
+    // The body as a keyring holding only a retired key (id "old") sealed it.
+    const retired = createKeyring({ id: "old", key: randomBytes(32) });
+    await h.database.db
+      .update(idempotencyKeys)
+      .set({ responseBody: sealSecret(first.body, retired) })
+      .where(row);
+    const again = await create(a, { title: "Sealed" }, "k-retired");
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers["idempotent-replayed"]).toBeUndefined();
+    expect(again.json().id).not.toBe(first.json().id);
+    // Kept anew, under the current key: the next copy replays the second response.
+    const third = await create(a, { title: "Sealed" }, "k-retired");
+    expect(third.headers["idempotent-replayed"]).toBe("true");
+    expect(third.json().id).toBe(again.json().id);
+    expect(await courseCount(a.t)).toBe(2);
   });
 
   it("purges keys older than 24 hours", async () => {

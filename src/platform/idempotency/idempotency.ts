@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Principal } from "../auth/types.js";
 import type { AppContext } from "../context.js";
-import { createKeyring, openSecret, sealSecret } from "../crypto/secret-box.js";
+import { createKeyring, openSecret, SecretBoxError, sealSecret } from "../crypto/secret-box.js";
 import { AppError } from "../errors/app-error.js";
 
 const WINDOW = sql`now() - interval '24 hours'`;
@@ -58,6 +58,15 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     }
   };
 
+  const openOrUndefined = (sealed: string, held: HeldKey) => {
+    try {
+      return openSecret(sealed, keyring, sealContext(held));
+    } catch (err) {
+      if (err instanceof SecretBoxError) return undefined;
+      throw err;
+    }
+  };
+
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST" || request.routeOptions.config.access?.kind !== "authenticated") return;
     const key = request.headers["idempotency-key"];
@@ -72,17 +81,18 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
       .digest("hex");
     const where = heldBy(held);
+    const claim = async () => {
+      const claimed = await db
+        .insert(idempotencyKeys)
+        .values({ ...held, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (claimed.length > 0) request.idempotencyKey = held;
+      return claimed.length > 0;
+    };
     // A key older than the window is free again.
     await db.delete(idempotencyKeys).where(and(where, lte(idempotencyKeys.createdAt, WINDOW)));
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({ ...held, requestHash })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length > 0) {
-      request.idempotencyKey = held;
-      return;
-    }
+    if (await claim()) return;
     const [first] = await db
       .select()
       .from(idempotencyKeys)
@@ -93,9 +103,19 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (first.statusCode === null || first.responseBody === null) {
       throw new AppError("conflict", { messageKey: "conflict.idempotency_in_progress" });
     }
+    const replay = openOrUndefined(first.responseBody, held);
+    if (replay === undefined) {
+      // Sealed under a key since retired from the keyring: the response is as lost as one past its window, so
+      // the request runs again (once: a concurrent copy finds the new claim and gets 409, as usual).
+      await db
+        .delete(idempotencyKeys)
+        .where(and(where, eq(idempotencyKeys.responseBody, first.responseBody)));
+      if (await claim()) return;
+      throw new AppError("conflict", { messageKey: "conflict.idempotency_in_progress" });
+    }
     reply.header("idempotent-replayed", "true");
     if (first.contentType !== null) reply.header("content-type", first.contentType);
-    return reply.code(first.statusCode).send(openSecret(first.responseBody, keyring, sealContext(held)));
+    return reply.code(first.statusCode).send(replay);
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
