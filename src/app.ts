@@ -25,6 +25,8 @@ import { registerOpenApi } from "./platform/openapi/openapi.js";
 
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
+  /** Runs before anything is registered, so hooks it adds reach every route (the tests check responses so). */
+  instrument?: (app: App) => void;
 }
 
 /** Secrets never reach the logs: credentials live in these headers, and request logs carry no bodies. */
@@ -64,6 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     frameworkErrors,
     clientErrorHandler: answerClientError,
   }).withTypeProvider() as unknown as App;
+  options.instrument?.(app);
   await ctx.apiKeys.listen();
   await ctx.tenants.listen();
 

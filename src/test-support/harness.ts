@@ -14,6 +14,7 @@ import { setPasswordHashCost } from "../platform/auth/secrets.js";
 import type { Role } from "../platform/auth/types.js";
 import { type AppContext, closeContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
+import { ResponseCheck } from "./response-check.js";
 
 /**
  * A real app on a real database: PGlite in memory by default, or the PostgreSQL server and Redis named by
@@ -59,7 +60,8 @@ export async function startHarness(
   const onLog = options.onLog;
   const logger =
     onLog === undefined ? false : { level: options.logLevel ?? "trace", stream: { write: onLog } };
-  const app = await buildApp(ctx, { logger });
+  const responses = new ResponseCheck();
+  const app = await buildApp(ctx, { logger, instrument: (a) => responses.watch(a) });
   options.routes?.(app);
   await app.ready();
   const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -73,6 +75,7 @@ export async function startHarness(
     async close() {
       await app.close();
       await closeContext(ctx);
+      responses.verify();
     },
   };
 }
