@@ -198,6 +198,8 @@ export function automationRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Trigger an automation from another system",
+        // Derived, it would be `automations.webhook.post`.
+        operationId: "automations.webhook.receive",
         description:
           "The URL is the credential: POST a JSON object (at most 256 KiB) and the automation that owns the token " +
           "runs with it as `event.*`. 202 `{accepted, eventId}`; an unknown token is 404; a repeated " +
