@@ -96,7 +96,7 @@ describe("logs", () => {
 
 describe("redactUrl", () => {
   it.each([
-    ["/api/automations/webhook/" + "ab12".repeat(16), "/api/automations/webhook/[redacted]"],
+    [`/api/automations/webhook/${"ab12".repeat(16)}`, "/api/automations/webhook/[redacted]"],
     [
       "/api/institution/courses/0b7c6a1e-3f7e-4c1a-9a57-2f1f6b0c9d11",
       "/api/institution/courses/0b7c6a1e-3f7e-4c1a-9a57-2f1f6b0c9d11",
