@@ -53,7 +53,8 @@ export const frFR: Catalogue = {
   payment_provider_error: "Le prestataire de paiement est injoignable. Veuillez réessayer plus tard.",
   billing_not_configured:
     "La facturation n'est pas disponible pour ce forfait et cette devise pour le moment.",
-  "field.header_reserved": "Cet en-tête est fixé par la plateforme ou par HTTP lui-même et ne peut pas être configuré.",
+  "field.header_reserved":
+    "Cet en-tête est fixé par la plateforme ou par HTTP lui-même et ne peut pas être configuré.",
   "field.url_forbidden": "Doit être une URL http(s) d'un hôte public, sans modèle ni identifiants.",
   "field.required": "Ce champ est obligatoire.",
   "field.unknown": "Ce champ n’est pas autorisé.",

@@ -51,7 +51,8 @@ export const ptBR: Catalogue = {
     "Esta instituição ainda não tem conta de cobrança. Inicie um checkout primeiro.",
   payment_provider_error: "Não foi possível contatar o provedor de pagamentos. Tente novamente mais tarde.",
   billing_not_configured: "A cobrança não está disponível para este plano e moeda no momento.",
-  "field.header_reserved": "Este cabeçalho é definido pela plataforma ou pelo próprio HTTP e não pode ser configurado.",
+  "field.header_reserved":
+    "Este cabeçalho é definido pela plataforma ou pelo próprio HTTP e não pode ser configurado.",
   "field.url_forbidden": "Deve ser uma URL http(s) de um host público, sem templates nem credenciais.",
   "field.required": "Este campo é obrigatório.",
   "field.unknown": "Este campo não é permitido.",
