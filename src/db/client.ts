@@ -112,7 +112,8 @@ function lockDataDir(dataDir: string): () => void {
   throw new DataDirInUseError(dataDir, 0);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (EPERM: it does, as another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { openDatabase, writePgliteImage } from "../db/client.js";
+import { isAlive, openDatabase, writePgliteImage } from "../db/client.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -52,14 +52,5 @@ async function removeOrphanedImages(): Promise<void> {
     if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
       await rm(join(tmpdir(), name), { recursive: true, force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
