@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { courseModules } from "../../db/schema/index.js";
+import { courseModules, lessons } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ModuleRecord, ModuleSort } from "./schemas.js";
 
@@ -91,6 +91,30 @@ export async function findModule(
     .from(courseModules)
     .where(and(eq(courseModules.tenantId, tenantId), eq(courseModules.id, id)));
   return rows[0] as ModuleRecord | undefined;
+}
+
+/**
+ * How many published lessons each of these modules holds (a learner's `lessonCount`; the trigger-kept counter
+ * counts drafts too). One indexed, grouped count; a module without any is absent from the map.
+ */
+export async function publishedLessonCounts(
+  db: Executor,
+  tenantId: string,
+  moduleIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (moduleIds.length === 0) return new Map();
+  const rows = await db
+    .select({ moduleId: lessons.moduleId, n: sql<number>`count(*)::int` })
+    .from(lessons)
+    .where(
+      and(
+        eq(lessons.tenantId, tenantId),
+        inArray(lessons.moduleId, [...moduleIds]),
+        eq(lessons.status, "published"),
+      ),
+    )
+    .groupBy(lessons.moduleId);
+  return new Map(rows.map((r) => [r.moduleId, r.n]));
 }
 
 /** A course's modules in position order (the outline, and the answer to a reorder). */

@@ -38,7 +38,7 @@ export function courseModuleRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List a course's modules",
         description:
-          "In position order unless `sort` says otherwise; filter by `status`. `lessonCount` counts every lesson. " +
+          "In position order unless `sort` says otherwise; filter by `status`. `lessonCount` counts every lesson (a student's session: the published ones). " +
           "A student's session sees the published modules of the published courses it is enrolled in (active or " +
           "completed); other courses are 404 to it.",
         params: IdParams,

@@ -72,7 +72,23 @@ export async function listModules(
     repo.countModules(db, tenantId, courseId, filter),
   ]);
   if (!exists) throw notFound();
-  return pageEnvelope(data, total, window);
+  return pageEnvelope(await asReadBy(db, tenantId, reader, data), total, window);
+}
+
+/** A learner's modules count only the lessons a learner reads: the published ones. */
+async function asReadBy(
+  db: Executor,
+  tenantId: string,
+  reader: Reader,
+  modules: ModuleRecord[],
+): Promise<ModuleRecord[]> {
+  if (reader.kind === "staff") return modules;
+  const counts = await repo.publishedLessonCounts(
+    db,
+    tenantId,
+    modules.map((m) => m.id),
+  );
+  return modules.map((m) => ({ ...m, lessonCount: counts.get(m.id) ?? 0 }));
 }
 
 export async function getModule(
@@ -84,7 +100,8 @@ export async function getModule(
   const module = await repo.findModule(db, tenantId, id);
   if (module === undefined) throw notFound();
   await assertReadable(db, tenantId, reader, { courseId: module.courseId, moduleId: id });
-  return module;
+  const [read] = await asReadBy(db, tenantId, reader, [module]);
+  return read as ModuleRecord;
 }
 
 export async function createModule(

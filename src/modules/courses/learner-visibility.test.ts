@@ -107,9 +107,15 @@ describe("what a student's session reads", () => {
     // A draft lesson, and a published lesson of a draft module.
     expect((await get(`/lessons/${mine.lessonIds[1]}`)).statusCode).toBe(404);
     expect((await get(`/lessons/${mine.lessonIds[2]}`)).statusCode).toBe(404);
+    // Module 1's draft lesson is not counted for the student, anywhere its lessonCount shows.
+    expect(outline.modules[0].lessonCount).toBe(1);
+    expect((await get(`/courses/${mine.courseId}/modules`)).json().data[0].lessonCount).toBe(1);
+    expect((await get(`/modules/${mine.modules[0]?.id}`)).json().lessonCount).toBe(1);
     // Teachers still see the whole course.
     const full = (await get(`/courses/${mine.courseId}/outline`, { cookie: teacher })).json();
     expect(full.modules).toHaveLength(2);
+    expect(full.modules[0].lessonCount).toBe(2);
+    expect((await get(`/modules/${mine.modules[0]?.id}`, { cookie: teacher })).json().lessonCount).toBe(2);
     expect(await ids(`/modules/${mine.modules[0]?.id}/lessons`, { cookie: teacher })).toEqual(
       sorted(mine.modules[0]?.lessonIds ?? []),
     );

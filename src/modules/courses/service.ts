@@ -192,6 +192,9 @@ export async function getOutline(db: Executor, tenantId: string, id: string, rea
     course,
     modules: modules
       .filter((m) => m.status === "published")
-      .map((m) => ({ ...m, lessons: m.lessons.filter((l) => l.status === "published") })),
+      .map((m) => {
+        const lessons = m.lessons.filter((l) => l.status === "published");
+        return { ...m, lessonCount: lessons.length, lessons };
+      }),
   };
 }
