@@ -141,8 +141,8 @@ describe("webhook endpoints", () => {
     expect(await deliveriesOf(a.t, endpoint.id)).toHaveLength(2);
   });
 
-  it("are not automations, and automations are not endpoints", async () => {
-    const a = await admin();
+  /** An endpoint and an automation of one institution, both on `user_created`. */
+  async function endpointAndAutomation(a: Awaited<ReturnType<typeof admin>>) {
     const endpoint = (
       await call(a, "POST", "/api/institution/webhooks", { url: URL_OK, eventTypes: ["user_created"] })
     ).json();
@@ -153,6 +153,12 @@ describe("webhook endpoints", () => {
         action: { type: "send_webhook", url: URL_OK },
       })
     ).json();
+    return { endpoint, automation };
+  }
+
+  it("are not automations, and automations are not endpoints", async () => {
+    const a = await admin();
+    const { endpoint, automation } = await endpointAndAutomation(a);
     expect((await call(a, "GET", `/api/institution/automations/${endpoint.id}`)).statusCode).toBe(404);
     expect((await call(a, "GET", `/api/institution/webhooks/${automation.id}`)).statusCode).toBe(404);
     const endpoints = await call(a, "GET", "/api/institution/webhooks");
@@ -165,16 +171,7 @@ describe("webhook endpoints", () => {
 
   it("every route of either group that takes an id answers 404 for the other kind's, and changes nothing", async () => {
     const a = await admin();
-    const endpoint = (
-      await call(a, "POST", "/api/institution/webhooks", { url: URL_OK, eventTypes: ["user_created"] })
-    ).json();
-    const automation = (
-      await call(a, "POST", "/api/institution/automations", {
-        name: "A",
-        trigger: { event: "user_created" },
-        action: { type: "send_webhook", url: URL_OK },
-      })
-    ).json();
+    const { endpoint, automation } = await endpointAndAutomation(a);
     // One user_created: one delivery each.
     await call(a, "POST", "/api/institution/users", {
       name: "U",
