@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import pino, { type LoggerOptions } from "pino";
+import { isUuid } from "./schemas.js";
 
 /**
  * What keeps credentials out of the logs beyond the redacted headers (SECURITY.md API2 15, DESIGN "logs redact
@@ -10,7 +11,6 @@ export const REDACTED = "[redacted]";
 
 /** Query parameters whose value is a credential, by name (`token`, `api_key`, `client_secret`, `password`…). */
 const SECRET_PARAM = /token|secret|key|password|signature/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A path segment that looks like a bearer token (the inbound webhook URL's 64 hex characters, and the like). */
 const TOKEN_SEGMENT = /^(?=[^/]*\d)[A-Za-z0-9_~.%-]{32,}$/;
 
@@ -32,7 +32,7 @@ export function redactUrl(url: string): string {
   const path = q === -1 ? url : url.slice(0, q);
   const redactedPath = path
     .split("/")
-    .map((segment) => (TOKEN_SEGMENT.test(segment) && !UUID.test(segment) ? REDACTED : segment))
+    .map((segment) => (TOKEN_SEGMENT.test(segment) && !isUuid(segment) ? REDACTED : segment))
     .join("/");
   if (q === -1) return redactedPath;
   const query = url

@@ -2,11 +2,10 @@ import { Ajv, type ErrorObject, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { DetailKey } from "../errors/app-error.js";
+import { isUuid } from "./schemas.js";
 
 // ajv-formats is published as CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * ajv-formats' `date-time` is RFC 3339, which admits what PostgreSQL and `Date` refuse: leap seconds
@@ -35,7 +34,7 @@ function makeAjv(options: Options): Ajv {
   });
   addFormats(ajv, ["email", "uuid", "date-time", "uri", "date"]);
   // ajv-formats' uuid also takes a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a 500, not a 400).
-  ajv.addFormat("uuid", UUID);
+  ajv.addFormat("uuid", { type: "string", validate: isUuid });
   const dateTime = ajv.formats["date-time"] as { validate: (value: string) => boolean };
   ajv.addFormat("date-time", { type: "string", validate: plausibleDateTime(dateTime.validate) });
   return ajv;
