@@ -13,6 +13,7 @@ import {
   frameworkErrors,
   registerErrorHandling,
   renderError,
+  setResponseBasics,
 } from "./platform/errors/handler.js";
 import { AccessLog } from "./platform/http/access-log.js";
 import { registerHostGuard } from "./platform/http/host.js";
@@ -100,8 +101,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-    reply.header("x-content-type-options", "nosniff");
+    setResponseBasics(request, reply);
   });
   registerHostGuard(app);
 

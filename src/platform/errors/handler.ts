@@ -97,6 +97,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** The headers every answer carries: its request id (as in the log lines) and no content sniffing. */
+export function setResponseBasics(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header("x-request-id", request.id);
+  reply.header("x-content-type-options", "nosniff");
+}
+
 /**
  * Fastify's failures before routing: a path parameter it cannot percent-decode (FST_ERR_BAD_URL) or longer than
  * the router's maxParamLength (FST_ERR_MAX_PARAM_LENGTH, a 414 that echoed the path). Either is a malformed id,
@@ -106,8 +112,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const known = error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH";
   const appError = known ? new AppError("not_found") : toAppError(error);
   if (appError.status >= 500) request.log.error({ err: error, reqId: request.id }, "request failed");
-  reply.header("x-request-id", request.id);
-  reply.header("x-content-type-options", "nosniff");
+  // onRequest hooks do not run for a failure before routing, so the headers every answer carries are set here.
+  setResponseBasics(request, reply);
   reply.status(appError.status).send(renderError(request, reply, appError));
 }
 
