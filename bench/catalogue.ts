@@ -34,8 +34,8 @@ import pg from "pg";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
 import { courseModules, courses, enrollments, lessons } from "../src/db/schema/index.js";
-import { rowsOf } from "../src/modules/automations/delivery/sql.js";
 import { pageQuery } from "../src/modules/enrollments/repo.js";
+import { rowsOf } from "../src/modules/outbox/sql.js";
 import { requestJson } from "./http.js";
 import {
   type LatencySummary,

@@ -13,14 +13,18 @@
  *   (g)  webhook deliveries: BENCH_DELIVERIES deliveries written by the fan-out (`emitEvent` of lesson_completed
  *        events, each matching FANOUT automations of one tenant, in transactions of EMIT_BATCH events) while the
  *        loop is stopped, then ANALYZE of the outbox tables (see analyzeOutbox), then `startDeliveryLoop` with
- *        production's options (LOOP) until the receiver has them all — deliveries/s = N / (loop start → N-th
- *        receipt), and g/g0. p50/p99 are the attempts' duration_ms
- *        as the delivery log records them (the OutboundClient's own timing, whole milliseconds);
- *   (h)  end to end: with the loop running (idle, polling every LOOP.pollMs), one quiz_submitted event per
+ *        production's options (its defaults, from the config: LOOP) until the receiver has them all —
+ *        deliveries/s = N / (loop start → N-th receipt), and g/g0. p50/p99 are the attempts' duration_ms
+ *        as the delivery log records them (the OutboundClient's own timing, whole milliseconds). CPU µs per
+ *        delivery: the worker child's (process.cpuUsage(), asked over IPC) and every `postgres` process's
+ *        (/proc/<pid>/stat), from the loop's start until the last attempt is recorded, over N;
+ *   (h)  end to end: with the loop running (idle but for its wake-ups), one quiz_submitted event per
  *        transaction at LATENCY_RATE events/s for BENCH_DURATION, each matching one automation — latency from
  *        the emitting transaction's commit (acknowledged) to the receipt of its delivery, p50/p99; split into
- *        commit → attempt start (delivery_attempts.started_at: queue wait, mostly the poll interval) and attempt
- *        start → receipt.
+ *        commit → attempt start (delivery_attempts.started_at: the wait in the outbox) and attempt start → receipt;
+ *   (p), (pl) the peer, graphile-worker, as (g) and (h) (bench/peer.ts, passed in as `options.peer`; BENCH_PEER=0
+ *        skips them): after (h), with the loop stopped, in the same worker child, to the same receiver and
+ *        automations; (p) reports CPU per delivery as (g) does.
  *
  * Before (g) a warm-up of WARMUP_SHARE of N deliveries (when BENCH_WARMUP > 0), and before (g0) BENCH_WARMUP s of
  * raw POSTs. Checks, for every phase: each delivery written is `succeeded` after exactly one attempt and was
@@ -30,25 +34,29 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { type Config, loadConfig } from "../src/config/index.js";
+import { type DeliveryEngineConfig, loadOutboundConfig } from "../src/config/outbound.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
-import { signedHeaders } from "../src/modules/automations/delivery/send.js";
-import { rowsOf } from "../src/modules/automations/delivery/sql.js";
 import { createAutomation } from "../src/modules/automations/service.js";
 import type { EventPayloads } from "../src/modules/events/catalogue.js";
 import { emitEvent } from "../src/modules/events/emit.js";
+import { signedHeaders } from "../src/modules/outbox/send.js";
+import { rowsOf } from "../src/modules/outbox/sql.js";
 import { systemResolver } from "../src/platform/outbound/resolver.js";
 import {
   DELIVERY_WORKER_CONFIG_ENV,
   type DeliveryWorkerConfig,
   type LatencySummary,
+  type PeerRunOptions,
+  type PeerSummary,
   type RawPostsRequest,
   type RawPostsResult,
   summarise,
@@ -60,15 +68,21 @@ import { makeTenant } from "./seed.js";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const WORKER_JS = join(HERE, "delivery-worker.js");
 
-const RECEIVER_HOST = "127.0.0.2";
-/** startDeliveryLoop's defaults, which `npm run worker` runs with (no options): (g0) posts at this concurrency. */
-export const LOOP = { pollMs: 500, batchSize: 20, concurrency: 10 } as const;
+export const RECEIVER_HOST = "127.0.0.2";
+/**
+ * The delivery engine's production settings (`loadConfig(env).outbound.delivery` with no WEBHOOK_* variable, as
+ * workerEnv sets none), which startDeliveryLoop defaults to and `npm run worker` runs with: (g0) posts and (p)'s
+ * peer runs at this concurrency.
+ */
+export const LOOP: DeliveryEngineConfig = loadOutboundConfig({}).delivery;
 /** Automations of (g)'s tenant triggered by lesson_completed: each event writes this many deliveries. */
 export const FANOUT = 10;
-/** (g)'s events per seeding transaction. */
-const EMIT_BATCH = 100;
-/** (g)'s warm-up: this share of N deliveries (at least one event's worth), delivered before the measured run. */
-const WARMUP_SHARE = 0.1;
+/** (g)'s events per seeding transaction ((p): jobs per addJobs call, × FANOUT). */
+export const EMIT_BATCH = 100;
+/** (g)'s and (p)'s warm-up: this share of N (at least one event's worth), delivered before the measured run. */
+export const WARMUP_SHARE = 0.1;
+/** The worker's DATABASE_POOL_SIZE (and the peer's maxPoolSize). */
+export const WORKER_POOL_SIZE = 10;
 /** (h): events emitted per second, one transaction each. */
 export const LATENCY_RATE = 50;
 /** Every this many requests to a hook, one is kept and its signature verified after the phase. */
@@ -76,32 +90,49 @@ const SAMPLE_EVERY = 50;
 /** A phase fails when the receiver gets nothing new for this long. */
 const STALL_MS = 20_000;
 
-export type DeliveryScenario = "g0" | "g" | "h";
+export type DeliveryScenario = "g0" | "g" | "h" | "p" | "pl";
 
 export const DELIVERY_SCENARIO_NAMES: Record<DeliveryScenario, string> = {
   g0: "(g0) raw undici POSTs → receiver",
   g: "(g) webhook deliveries, worker loop",
   h: `(h) event → receipt, ${LATENCY_RATE} events/s`,
+  p: "(p) peer: graphile-worker deliveries",
+  pl: `(pl) peer: add_job → receipt, ${LATENCY_RATE} jobs/s`,
 };
 
+/** CPU per delivery of a phase, from its start until every attempt was recorded (or job completed), µs. */
+export interface CpuPerDelivery {
+  /** The worker child (process.cpuUsage()). */
+  worker: number;
+  /** Every `postgres` process (utime + stime from /proc); null where /proc cannot be read. */
+  postgres: number | null;
+}
+
 export interface DeliveryCheck {
-  /** (g0): requests the sender completed; (g), (h): deliveries the fan-out wrote. */
+  /** (g0): requests the sender completed; (g), (h): deliveries the fan-out wrote; (p), (pl): jobs added. */
   expected: number;
   /** Requests the receiver took in the phase (g0: to /raw; g, h: to the hooks). */
   received: number;
   /** Deliveries received more than once, and never received. */
   duplicates: number;
   missing: number;
-  /** (g), (h): the phase's webhook_deliveries rows by status once the loop had recorded them. */
+  /** (g), (h): the phase's webhook_deliveries rows by status once the loop had recorded them; (p), (pl): none. */
   statuses: Record<string, number>;
   /** Sampled requests whose signature `Webhook.verify` accepted, and refused. */
   signaturesVerified: number;
   signatureFailures: number;
-  /** Wall time of the measurement (g: loop start → last receipt; h: the emitting), s. */
+  /**
+   * Wall time of the measurement, s: (g) loop start → last receipt; (p) runner start → last receipt; (h), (pl)
+   * the emitting.
+   */
   seconds: number;
-  /** startDeliveryLoop's options (g, h). */
-  loop?: { pollMs: number; batchSize: number; concurrency: number };
-  /** (h): commit → attempt start (the wait in the outbox), and attempt start → receipt, ms. */
+  /** The engine settings the loop ran with (g, h). */
+  loop?: DeliveryEngineConfig;
+  /** graphile-worker's run() settings (p, pl). */
+  peer?: PeerRunOptions;
+  /** (g), (p). */
+  cpuPerDeliveryUs?: CpuPerDelivery;
+  /** (h), (pl): commit → attempt (task) start (the wait in the queue), and attempt start → receipt, ms. */
   queueWaitMs?: LatencySummary;
   sendToReceiptMs?: LatencySummary;
   /** Failed checks (the warm-up's too); empty when everything held. */
@@ -113,11 +144,11 @@ export interface DeliveryMeasurement {
   scenario: DeliveryScenario;
   name: string;
   db: "postgres" | "none";
-  /** (g0): requests; (g): deliveries; (h): events (one delivery each). */
+  /** (g0): requests; (g), (p): deliveries; (h): events (one delivery each); (pl): jobs. */
   rows: number;
-  /** (g0): requests/s; (g): deliveries/s; (h): events emitted per second. */
+  /** (g0): requests/s; (g), (p): deliveries/s; (h): events emitted per second; (pl): jobs added per second. */
   reqPerSec: number;
-  /** (g0): request round trip; (g): attempt duration_ms; (h): commit → receipt. */
+  /** (g0): request round trip; (g): attempt duration_ms; (p): task duration; (h), (pl): commit → receipt. */
   latencyMs: LatencySummary;
   requests: { total: number; non2xx: number; errors: number; timeouts: number };
   otherCpuCores: number | null;
@@ -135,10 +166,27 @@ export interface DeliveryBenchOptions {
   cpuMeter(childPid: number | undefined): () => { other: number | null; steal: number | null };
   /** Extra node options of the worker child (BENCH_CPU_PROF). */
   execArgv: string[];
+  /**
+   * (p) and (pl), the graphile-worker peer (bench/peer.ts; undefined with BENCH_PEER=0): run after (h) with the
+   * loop stopped, on the same receiver, worker child and database. Passed in rather than imported so that
+   * bench/peer.ts can use this module's receiver and checks without an import cycle.
+   */
+  peer?: (bench: DeliveryBench) => Promise<DeliveryMeasurement[]>;
 }
 
-const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** What the peer's scenarios share with ours. */
+export interface DeliveryBench {
+  database: Database;
+  databaseUrl: string;
+  /** The tenant whose automations post to /hook/0… and /hook/h. */
+  tenantId: string;
+  worker: WorkerChild;
+  receiver: Receiver;
+  options: DeliveryBenchOptions;
+}
+
+export const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+export const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 // ---------------------------------------------------------------------------------------------- receiver
 
@@ -148,54 +196,30 @@ interface Sample {
   body: string;
 }
 
-/** The local receiver: 204 to everything; `/raw` is counted only, `/hook/<name>` recorded by `webhook-id`. */
-class Receiver {
+/**
+ * A node:http server on RECEIVER_HOST, as (g)'s and (k)'s receivers are: it notes each hook request's
+ * `webhook-id` and arrival time (`receive`), and waits for a number of them; subclasses answer the requests.
+ */
+export abstract class LocalReceiver {
   readonly server: Server;
   port = 0;
-  /** Requests to /raw. */
-  raw = 0;
   /** Hook requests in arrival order: `webhook-id` and performance.now() once the body was read. */
   readonly receipts: { id: string; at: number }[] = [];
-  /** Per `webhook-id`: how many times, and when first. */
+  /** Per `webhook-id`: how many times. */
   readonly counts = new Map<string, number>();
-  readonly firstAt = new Map<string, number>();
-  readonly samples: Sample[] = [];
-  /** Hook path → the automation's signing secret. */
-  readonly secrets = new Map<string, string>();
 
   constructor() {
-    this.server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
-      const path = req.url ?? "/";
-      if (path === "/raw") {
-        req.resume();
-        req.on("end", () => {
-          this.raw++;
-          res.statusCode = 204;
-          res.end();
-        });
-        return;
-      }
-      const sampled = this.receipts.length % SAMPLE_EVERY === 0;
-      const chunks: Buffer[] = [];
-      if (sampled) req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      else req.resume();
-      req.on("end", () => {
-        const at = performance.now();
-        const id = headerOf(req, "webhook-id");
-        this.receipts.push({ id, at });
-        this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
-        if (!this.firstAt.has(id)) this.firstAt.set(id, at);
-        if (sampled) {
-          this.samples.push({
-            path,
-            headers: flatHeaders(req),
-            body: Buffer.concat(chunks).toString("utf8"),
-          });
-        }
-        res.statusCode = 204;
-        res.end();
-      });
-    });
+    this.server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => this.handle(req, res));
+  }
+
+  protected abstract handle(req: IncomingMessage, res: ServerResponse): void;
+
+  /** Notes a hook request whose body has been read; returns its arrival time. */
+  protected receive(id: string): number {
+    const at = performance.now();
+    this.receipts.push({ id, at });
+    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    return at;
   }
 
   listen(): Promise<void> {
@@ -213,12 +237,12 @@ class Receiver {
     return `http://${RECEIVER_HOST}:${this.port}${path}`;
   }
 
-  /** Until `total` hook requests in all; fails when none arrives for STALL_MS. */
-  async waitFor(total: number, what: string): Promise<void> {
+  /** Until `total` hook requests in all, looking every `pollMs`; fails when none arrives for STALL_MS. */
+  async waitFor(total: number, what: string, pollMs = 10): Promise<void> {
     let last = this.receipts.length;
     let lastChange = performance.now();
     while (this.receipts.length < total) {
-      await sleep(10);
+      await sleep(pollMs);
       if (this.receipts.length !== last) {
         last = this.receipts.length;
         lastChange = performance.now();
@@ -228,6 +252,53 @@ class Receiver {
         );
       }
     }
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolveClose) => this.server.close(() => resolveClose()));
+  }
+}
+
+/** The local receiver: 204 to everything; `/raw` is counted only, `/hook/<name>` recorded by `webhook-id`. */
+export class Receiver extends LocalReceiver {
+  /** Requests to /raw. */
+  raw = 0;
+  /** Per `webhook-id`: when first. */
+  readonly firstAt = new Map<string, number>();
+  readonly samples: Sample[] = [];
+  /** Hook path → the automation's signing secret. */
+  readonly secrets = new Map<string, string>();
+
+  protected handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = req.url ?? "/";
+    if (path === "/raw") {
+      req.resume();
+      req.on("end", () => {
+        this.raw++;
+        res.statusCode = 204;
+        res.end();
+      });
+      return;
+    }
+    const sampled = this.receipts.length % SAMPLE_EVERY === 0;
+    const chunks: Buffer[] = [];
+    if (sampled) req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    else req.resume();
+    req.on("end", () => {
+      const id = headerOf(req, "webhook-id");
+      const at = this.receive(id);
+      if (!this.firstAt.has(id)) this.firstAt.set(id, at);
+      if (sampled) {
+        this.samples.push({
+          path,
+          headers: flatHeaders(req),
+          body: Buffer.concat(chunks).toString("utf8"),
+        });
+      }
+      res.statusCode = 204;
+      res.end();
+    });
   }
 
   /** Verifies the samples from index `from` on with their automation's secret. */
@@ -246,11 +317,6 @@ class Receiver {
     }
     return { verified, failed };
   }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolveClose) => this.server.close(() => resolveClose()));
-  }
 }
 
 function headerOf(req: IncomingMessage, name: string): string {
@@ -266,25 +332,41 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
 
 // ---------------------------------------------------------------------------------------------- worker child
 
-interface WorkerChild {
+export interface WorkerChild {
   pid: number | undefined;
   rawPosts(request: RawPostsRequest): Promise<RawPostsResult>;
   startLoop(): Promise<void>;
   stopLoop(): Promise<void>;
+  startPeer(options: PeerRunOptions): Promise<void>;
+  stopPeer(): Promise<PeerSummary>;
+  /** The child's CPU time so far, µs. */
+  cpuUs(): Promise<number>;
   exit(): Promise<void>;
 }
 
+type ChildAnswer = Omit<Extract<WorkerChildMessage, { type: "done" }>, "type" | "requestId">;
+
 function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Promise<WorkerChild> {
-  const child: ChildProcess = fork(WORKER_JS, [], {
-    env: { ...process.env, [DELIVERY_WORKER_CONFIG_ENV]: JSON.stringify(config) },
+  return forkWorkerChild(WORKER_JS, { [DELIVERY_WORKER_CONFIG_ENV]: JSON.stringify(config) }, execArgv);
+}
+
+/**
+ * A bench worker child (`script`, speaking bench/protocol.ts over IPC) with `env` added to ours; resolves once it
+ * says it is ready. Used for (g)'s delivery worker and (k)'s fairness worker.
+ */
+export function forkWorkerChild(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[],
+): Promise<WorkerChild> {
+  const name = basename(script, ".js");
+  const child: ChildProcess = fork(script, [], {
+    env: { ...process.env, ...env },
     execArgv,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
-  const pending = new Map<
-    number,
-    { resolve: (r: RawPostsResult | undefined) => void; reject: (e: Error) => void }
-  >();
+  const pending = new Map<number, { resolve: (answer: ChildAnswer) => void; reject: (e: Error) => void }>();
   let requestIds = 0;
   const failPending = (err: Error) => {
     for (const p of pending.values()) p.reject(err);
@@ -292,10 +374,11 @@ function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Pro
   };
   child.on("message", (message: WorkerChildMessage) => {
     if (message.type === "done") {
-      pending.get(message.requestId)?.resolve(message.result);
+      const { type: _type, requestId: _requestId, ...answer } = message;
+      pending.get(message.requestId)?.resolve(answer);
       pending.delete(message.requestId);
     } else if (message.type === "error") {
-      const err = new Error(`delivery worker child: ${message.message}`);
+      const err = new Error(`${name}: ${message.message}`);
       if (message.requestId === undefined) failPending(err);
       else {
         pending.get(message.requestId)?.reject(err);
@@ -303,14 +386,14 @@ function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Pro
       }
     }
   });
-  child.once("exit", () => failPending(new Error("delivery worker child exited")));
+  child.once("exit", () => failPending(new Error(`${name} exited`)));
   type Call = WorkerParentMessage extends infer M
     ? M extends { requestId: number }
       ? Omit<M, "requestId">
       : never
     : never;
   const call = (message: Call) =>
-    new Promise<RawPostsResult | undefined>((resolveCall, reject) => {
+    new Promise<ChildAnswer>((resolveCall, reject) => {
       const requestId = ++requestIds;
       pending.set(requestId, { resolve: resolveCall, reject });
       child.send({ ...message, requestId } as WorkerParentMessage);
@@ -318,7 +401,7 @@ function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Pro
   const worker: WorkerChild = {
     pid: child.pid,
     async rawPosts(request) {
-      const result = await call({ type: "rawPosts", request });
+      const { result } = await call({ type: "rawPosts", request });
       if (result === undefined) throw new Error("rawPosts: no result");
       return result;
     },
@@ -327,6 +410,19 @@ function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Pro
     },
     async stopLoop() {
       await call({ type: "stopLoop" });
+    },
+    async startPeer(peerOptions) {
+      await call({ type: "startPeer", options: peerOptions });
+    },
+    async stopPeer() {
+      const { peer } = await call({ type: "stopPeer" });
+      if (peer === undefined) throw new Error("stopPeer: no summary");
+      return peer;
+    },
+    async cpuUs() {
+      const { cpu } = await call({ type: "cpuUsage" });
+      if (cpu === undefined) throw new Error("cpuUsage: no answer");
+      return cpu.userUs + cpu.systemUs;
     },
     async exit() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -339,10 +435,9 @@ function startWorkerChild(config: DeliveryWorkerConfig, execArgv: string[]): Pro
   return new Promise((resolveStart, reject) => {
     child.once("message", (message: WorkerChildMessage) => {
       if (message.type === "ready") resolveStart(worker);
-      else if (message.type === "error")
-        reject(new Error(`delivery worker child failed:\n${message.message}`));
+      else if (message.type === "error") reject(new Error(`${name} failed:\n${message.message}`));
     });
-    child.once("exit", (code) => reject(new Error(`delivery worker child exited with code ${code}`)));
+    child.once("exit", (code) => reject(new Error(`${name} exited with code ${code}`)));
   });
 }
 
@@ -352,6 +447,7 @@ interface Setup {
   tenantId: string;
   config: Config;
   env: Record<string, string>;
+  databaseUrl: string;
 }
 
 /** The worker's configuration (and the one the automations are sealed with): production on PostgreSQL. */
@@ -359,7 +455,7 @@ function workerEnv(databaseUrl: string): Record<string, string> {
   return {
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: "10",
+    DATABASE_POOL_SIZE: String(WORKER_POOL_SIZE),
     SESSION_SECRET: randomBytes(32).toString("hex"),
     SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     OUTBOUND_ALLOW_CIDRS: `${RECEIVER_HOST}/32`,
@@ -393,10 +489,10 @@ async function seedAutomations(database: Database, receiver: Receiver, databaseU
     );
     receiver.secrets.set(hook.path, created.signingSecret);
   }
-  return { tenantId: tenant.id, config, env };
+  return { tenantId: tenant.id, config, env, databaseUrl };
 }
 
-function lessonData(n: number): EventPayloads["lesson_completed"] {
+export function lessonData(n: number): EventPayloads["lesson_completed"] {
   return {
     courseId: randomUUID(),
     lessonId: randomUUID(),
@@ -410,7 +506,7 @@ function lessonData(n: number): EventPayloads["lesson_completed"] {
   };
 }
 
-function quizData(n: number): EventPayloads["quiz_submitted"] {
+export function quizData(n: number): EventPayloads["quiz_submitted"] {
   return {
     courseId: randomUUID(),
     quizId: randomUUID(),
@@ -513,6 +609,43 @@ async function settle(db: Db, tenantId: string): Promise<void> {
   throw new Error("deliveries still pending or delivering 30 s after the receiver had them all");
 }
 
+export type ReceiptCheck = Pick<
+  DeliveryCheck,
+  "received" | "duplicates" | "missing" | "signaturesVerified" | "signatureFailures" | "problems"
+>;
+
+/**
+ * The receiver's side of a phase whose requests carry the `webhook-id`s `ids`: each was received once, nothing
+ * else arrived from receipt `fromReceipt` on, and the samples from `fromSample` on verify.
+ */
+export function checkReceipts(
+  receiver: Receiver,
+  ids: readonly string[],
+  fromReceipt: number,
+  fromSample: number,
+): ReceiptCheck {
+  const problems: string[] = [];
+  const known = new Set(ids);
+  const missing = ids.filter((id) => (receiver.counts.get(id) ?? 0) === 0).length;
+  const duplicates = ids.filter((id) => (receiver.counts.get(id) ?? 0) > 1).length;
+  if (missing > 0) problems.push(`${missing} deliveries never received`);
+  if (duplicates > 0) problems.push(`${duplicates} deliveries received more than once`);
+  const phase = receiver.receipts.slice(fromReceipt);
+  const strays = phase.filter((r) => !known.has(r.id)).length;
+  if (strays > 0) problems.push(`${strays} requests received that are not deliveries of this phase`);
+  const signatures = receiver.verify(fromSample);
+  if (signatures.failed > 0) problems.push(`${signatures.failed} sampled signatures did not verify`);
+  if (signatures.verified === 0) problems.push("no signature was sampled");
+  return {
+    received: phase.length,
+    duplicates,
+    missing,
+    signaturesVerified: signatures.verified,
+    signatureFailures: signatures.failed,
+    problems,
+  };
+}
+
 interface PhaseCheck {
   check: Omit<DeliveryCheck, "seconds">;
   rows: DeliveryRow[];
@@ -542,30 +675,91 @@ async function checkPhase(
   if ((statuses.succeeded ?? 0) !== rows.length) problems.push(`statuses ${JSON.stringify(statuses)}`);
   const retried = rows.filter((r) => r.attempts !== 1 || r.attempt_rows !== 1).length;
   if (retried > 0) problems.push(`${retried} deliveries with other than exactly one attempt`);
-  const ids = new Set(rows.map((r) => r.id));
-  const missing = rows.filter((r) => (receiver.counts.get(r.id) ?? 0) === 0).length;
-  const duplicates = rows.filter((r) => (receiver.counts.get(r.id) ?? 0) > 1).length;
-  if (missing > 0) problems.push(`${missing} deliveries never received`);
-  if (duplicates > 0) problems.push(`${duplicates} deliveries received more than once`);
-  const phase = receiver.receipts.slice(fromReceipt);
-  const strays = phase.filter((r) => !ids.has(r.id)).length;
-  if (strays > 0) problems.push(`${strays} requests received that are not deliveries of this phase`);
-  const signatures = receiver.verify(fromSample);
-  if (signatures.failed > 0) problems.push(`${signatures.failed} sampled signatures did not verify`);
-  if (signatures.verified === 0) problems.push("no signature was sampled");
+  const receipts = checkReceipts(
+    receiver,
+    rows.map((r) => r.id),
+    fromReceipt,
+    fromSample,
+  );
   return {
     rows,
     check: {
+      ...receipts,
       expected,
-      received: phase.length,
-      duplicates,
-      missing,
       statuses,
-      signaturesVerified: signatures.verified,
-      signatureFailures: signatures.failed,
       loop: { ...LOOP },
-      problems,
+      problems: [...problems, ...receipts.problems],
     },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- cpu per delivery
+
+/** USER_HZ, the unit of /proc CPU times on Linux. */
+const CLOCK_TICK = 100;
+
+/** A backend's process title: `postgres: 15/main: <user> <database> <host>(<port>) <state>`, or `[local]`. */
+const BACKEND_TITLE = /^postgres: [^:]+: \S+ (\S+) (?:\S+\(\d+\)|\[local\])/;
+
+/**
+ * utime + stime of the `postgres` processes that serve `database` by pid, µs: its backends and the server's own
+ * processes (WAL writer, checkpointer…, which work for every database), not the backends of other databases (on
+ * a shared machine, other benches' and tests'). Null where /proc cannot be read.
+ */
+function postgresCpu(database: string): Map<number, number> | null {
+  try {
+    const byPid = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // gone in between
+      }
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      let title = "";
+      try {
+        title = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      } catch {
+        continue;
+      }
+      const backendOf = BACKEND_TITLE.exec(title)?.[1];
+      if (backendOf !== undefined && backendOf !== database) continue;
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      byPid.set(Number(entry), ((Number(rest[11]) + Number(rest[12])) / CLOCK_TICK) * 1e6);
+    }
+    return byPid;
+  } catch {
+    return null;
+  }
+}
+
+export interface CpuMark {
+  worker: number;
+  postgres: Map<number, number> | null;
+}
+
+/** The worker child's CPU time now, and PostgreSQL's for the database at `databaseUrl`. */
+export async function cpuMark(worker: WorkerChild, databaseUrl: string): Promise<CpuMark> {
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  return { worker: await worker.cpuUs(), postgres: postgresCpu(database) };
+}
+
+/**
+ * CPU per delivery between two marks. PostgreSQL's is compared pid by pid: a backend started in between counts
+ * whole, one that exited in between (an idle pool connection closing) is not counted, so it can only be low.
+ */
+export function cpuPerDelivery(before: CpuMark, after: CpuMark, deliveries: number): CpuPerDelivery {
+  let postgres: number | null = null;
+  if (before.postgres !== null && after.postgres !== null) {
+    postgres = 0;
+    for (const [pid, us] of after.postgres) postgres += us - (before.postgres.get(pid) ?? 0);
+  }
+  const n = Math.max(1, deliveries);
+  return {
+    worker: round((after.worker - before.worker) / n, 1),
+    postgres: postgres === null ? null : round(postgres / n, 1),
   };
 }
 
@@ -671,9 +865,13 @@ async function measureThroughput(
   const fromReceipt = receiver.receipts.length;
   const fromSample = receiver.samples.length;
   const meter = options.cpuMeter(worker.pid);
+  const cpuBefore = await cpuMark(worker, setup.databaseUrl);
   const t0 = performance.now();
   await worker.startLoop();
   await receiver.waitFor(fromReceipt + seeded.deliveries, "(g)");
+  // CPU until the last attempt is recorded: recording is part of each delivery's cost.
+  await settle(db, setup.tenantId);
+  const cpuPer = cpuPerDelivery(cpuBefore, await cpuMark(worker, setup.databaseUrl), seeded.deliveries);
   const cpu = meter();
   const last = receiver.receipts[fromReceipt + seeded.deliveries - 1]?.at ?? performance.now();
   const seconds = (last - t0) / 1000;
@@ -699,7 +897,7 @@ async function measureThroughput(
     requests: { total: check.received, non2xx: failed, errors: check.missing, timeouts: 0 },
     otherCpuCores: cpu.other,
     stealCores: cpu.steal,
-    delivery: { ...check, seconds: round(seconds, 3) },
+    delivery: { ...check, seconds: round(seconds, 3), cpuPerDeliveryUs: cpuPer },
   };
 }
 
@@ -790,7 +988,7 @@ export async function measureDeliveries(
   await receiver.listen();
   try {
     const setup = await seedAutomations(database, receiver, databaseUrl);
-    const worker = await startWorkerChild({ env: setup.env, loop: { ...LOOP } }, options.execArgv);
+    const worker = await startWorkerChild({ env: setup.env }, options.execArgv);
     try {
       const out: DeliveryMeasurement[] = [];
       for (const measure of [
@@ -802,6 +1000,15 @@ export async function measureDeliveries(
         out.push(m);
         logMeasurement(options.log, m);
       }
+      if (options.peer !== undefined) {
+        // The loop idles between (h) and the end; stopped, it takes no CPU from the peer's phases.
+        await worker.stopLoop();
+        const bench = { database, databaseUrl, tenantId: setup.tenantId, worker, receiver, options };
+        for (const m of await options.peer(bench)) {
+          out.push(m);
+          logMeasurement(options.log, m);
+        }
+      }
       return out;
     } finally {
       await worker.exit();
@@ -811,14 +1018,32 @@ export async function measureDeliveries(
   }
 }
 
+const UNITS: Record<DeliveryScenario, string> = {
+  g0: "requests/s",
+  g: "deliveries/s",
+  h: "events/s",
+  p: "deliveries/s",
+  pl: "jobs/s",
+};
+
+/** "CPU µs per delivery: worker X, PostgreSQL Y" for (g) and (p). */
+export function cpuLine(cpu: CpuPerDelivery | undefined): string | undefined {
+  if (cpu === undefined) return undefined;
+  return `CPU µs per delivery: worker ${cpu.worker}, PostgreSQL ${cpu.postgres ?? "?"}`;
+}
+
 function logMeasurement(log: (message: string) => void, m: DeliveryMeasurement): void {
-  const unit = m.scenario === "g0" ? "requests/s" : m.scenario === "g" ? "deliveries/s" : "events/s";
+  const unit = UNITS[m.scenario];
   const d = m.delivery;
+  const cpu = cpuLine(d.cpuPerDeliveryUs);
+  const start = m.scenario === "pl" ? "task start" : "attempt start";
   const extra =
-    m.scenario === "h"
-      ? `, commit → attempt start p50 ${d.queueWaitMs?.p50} ms p99 ${d.queueWaitMs?.p99} ms, ` +
-        `attempt start → receipt p50 ${d.sendToReceiptMs?.p50} ms p99 ${d.sendToReceiptMs?.p99} ms`
-      : "";
+    m.scenario === "h" || m.scenario === "pl"
+      ? `, commit → ${start} p50 ${d.queueWaitMs?.p50} ms p99 ${d.queueWaitMs?.p99} ms, ` +
+        `${start} → receipt p50 ${d.sendToReceiptMs?.p50} ms p99 ${d.sendToReceiptMs?.p99} ms`
+      : cpu === undefined
+        ? ""
+        : `, ${cpu}`;
   log(
     `${m.name.padEnd(40)} ${String(m.rows).padStart(6)} ${m.db.padEnd(8)} ${Math.round(m.reqPerSec)} ${unit}, ` +
       `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, other cpu ${m.otherCpuCores ?? "?"}${extra}`,

@@ -1,12 +1,16 @@
 /**
- * The sender of scenarios (g0), (g) and (h), in a child process of bench/run.ts (started by bench/deliveries.ts)
- * so that it has a core of its own, apart from the receiver and the event emitter in the parent:
+ * The sender of scenarios (g0), (g), (h), (p) and (pl), in a child process of bench/run.ts (started by
+ * bench/deliveries.ts) so that it has a core of its own, apart from the receiver and the emitter in the parent:
  *   (g0) raw undici POSTs: a `Pool` of `concurrency` keep-alive connections, one request in flight on each,
  *        for a given time ("rawPosts");
  *   (g), (h) the webhook delivery loop as `npm run worker` runs it: `openContext(loadConfig(env))`, then
- *        `startDeliveryLoop` with an OutboundClient made as the loop makes its own
- *        (`createOutboundClient(config.outbound, {resolve})`), kept across "stopLoop"/"startLoop" so that the
- *        loop can be paused while the parent seeds the outbox and restarted without new connections.
+ *        `startDeliveryLoop` with the options production derives from the config and an OutboundClient made as
+ *        the loop makes its own (`createOutboundClient(config.outbound, {resolve})`), kept across
+ *        "stopLoop"/"startLoop" so that the loop can be paused while the parent seeds the outbox and restarted
+ *        without new connections;
+ *   (p), (pl) graphile-worker (bench/peer-worker.ts) with the same client, keyring and timeout ("startPeer",
+ *        "stopPeer").
+ * "cpuUsage" answers the process's CPU time, which the parent reads before and after a phase (CPU per delivery).
  * The logger is pino at level warn: the loop's per-attempt `info` line is not written (as bench/server.ts runs
  * the app without request logging).
  */
@@ -14,11 +18,14 @@ import pino from "pino";
 import { Pool } from "undici";
 import { openContext } from "../src/bootstrap.js";
 import { loadConfig } from "../src/config/index.js";
-import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/automations/delivery/worker.js";
+import { type DeliveryLoop, keyringFrom, startDeliveryLoop } from "../src/modules/outbox/worker.js";
 import { closeContext } from "../src/platform/context.js";
 import { createOutboundClient } from "../src/platform/outbound/client.js";
+import { type PeerRunner, startPeer } from "./peer-worker.js";
 import type {
+  CpuTime,
   DeliveryWorkerConfig,
+  PeerSummary,
   RawPostsRequest,
   RawPostsResult,
   WorkerChildMessage,
@@ -70,26 +77,52 @@ if (raw === undefined) {
 }
 const config = JSON.parse(raw) as DeliveryWorkerConfig;
 
+type Answer = { result?: RawPostsResult; cpu?: CpuTime; peer?: PeerSummary };
+
 async function main(): Promise<void> {
   const appConfig = loadConfig(config.env);
   const ctx = await openContext(appConfig);
   const log = pino({ level: "warn" });
   const client = createOutboundClient(appConfig.outbound, { resolve: ctx.resolve });
   let loop: DeliveryLoop | undefined;
+  let peer: PeerRunner | undefined;
 
-  const handle = async (message: WorkerParentMessage): Promise<RawPostsResult | undefined> => {
+  const handle = async (message: WorkerParentMessage): Promise<Answer> => {
     switch (message.type) {
       case "rawPosts":
-        return rawPosts(message.request);
+        return { result: await rawPosts(message.request) };
       case "startLoop":
-        if (loop === undefined) loop = startDeliveryLoop(ctx, log, { ...config.loop, client });
-        return undefined;
+        if (loop === undefined) loop = startDeliveryLoop(ctx, log, { client });
+        return {};
       case "stopLoop":
         await loop?.stop();
         loop = undefined;
-        return undefined;
+        return {};
+      case "startPeer": {
+        if (peer !== undefined) throw new Error("the peer runner is already running");
+        const connectionString = appConfig.db.url;
+        if (connectionString === undefined) throw new Error("the peer needs DATABASE_URL (PostgreSQL)");
+        peer = await startPeer(message.options, {
+          connectionString,
+          client,
+          keyring: keyringFrom(ctx),
+          timeoutMs: appConfig.outbound.timeoutMs,
+        });
+        return {};
+      }
+      case "stopPeer": {
+        if (peer === undefined) throw new Error("the peer runner is not running");
+        const summary = await peer.stop();
+        peer = undefined;
+        return { peer: summary };
+      }
+      case "cpuUsage": {
+        const usage = process.cpuUsage();
+        return { cpu: { userUs: usage.user, systemUs: usage.system } };
+      }
       case "exit":
         await loop?.stop();
+        await peer?.stop();
         await client.close();
         await closeContext(ctx);
         process.exit(0);
@@ -99,9 +132,8 @@ async function main(): Promise<void> {
   process.on("message", (message: WorkerParentMessage) => {
     const requestId = message.type === "exit" ? undefined : message.requestId;
     handle(message).then(
-      (result) => {
-        if (requestId !== undefined)
-          send({ type: "done", requestId, ...(result === undefined ? {} : { result }) });
+      (answer) => {
+        if (requestId !== undefined) send({ type: "done", requestId, ...answer });
       },
       (err: unknown) =>
         send({ type: "error", ...(requestId === undefined ? {} : { requestId }), message: describe(err) }),

@@ -63,18 +63,20 @@ export const SERVER_CONFIG_ENV = "BENCH_SERVER_CONFIG";
 // ---------------------------------------------------------------------------------------------- delivery worker
 
 /**
- * Scenarios (g0), (g) and (h): bench/delivery-worker.ts, a child process like bench/server.ts, runs the webhook
- * delivery loop (and, for the baseline, raw undici POSTs) so that the sender has a core of its own; the
- * receiver and the event emitter are in the parent (bench/deliveries.ts).
+ * Scenarios (g0), (g), (h), (p) and (pl): bench/delivery-worker.ts, a child process like bench/server.ts, runs the
+ * webhook delivery loop, graphile-worker (the peer, bench/peer-worker.ts) and, for the baseline, raw undici POSTs,
+ * so that the sender has a core of its own; the receiver and the event emitter are in the parent
+ * (bench/deliveries.ts, bench/peer.ts).
  */
 export const DELIVERY_WORKER_CONFIG_ENV = "BENCH_DELIVERY_WORKER_CONFIG";
 
 /** Passed to the child as JSON in the BENCH_DELIVERY_WORKER_CONFIG environment variable. */
 export interface DeliveryWorkerConfig {
-  /** The worker's configuration environment, as `npm run worker` would read it (loadConfig). */
+  /**
+   * The worker's configuration environment, as `npm run worker` would read it (loadConfig); the loop runs with
+   * the options it derives from it, as production's does.
+   */
   env: Record<string, string>;
-  /** startDeliveryLoop's options. */
-  loop: { pollMs: number; batchSize: number; concurrency: number };
 }
 
 /** (g0): POSTs of one body to one URL through an undici Pool, `concurrency` in flight, for `seconds`. */
@@ -103,16 +105,70 @@ export interface RawPostsResult {
   latencyMs: LatencySummary;
 }
 
+/** The child's `process.cpuUsage()`, µs since it started. */
+export interface CpuTime {
+  userUs: number;
+  systemUs: number;
+}
+
+/**
+ * A graphile-worker job of the peer's `deliver` task: what a claimed webhook_deliveries row carries (the
+ * automation's signing secret still sealed, opened by the task with the worker's keyring as our loop opens it).
+ */
+export interface PeerJob {
+  tenantId: string;
+  /** The `webhook-id`, as a delivery's id is. */
+  id: string;
+  automationId: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  signingSecret: string;
+}
+
+/** graphile-worker's `run()` settings (bench/peer.ts says why these). */
+export interface PeerRunOptions {
+  concurrency: number;
+  maxPoolSize: number;
+  localQueueSize: number;
+  completeJobBatchDelay: number;
+}
+
+/** What a peer runner did between its start and its stop. */
+export interface PeerSummary {
+  /** Jobs whose task resolved. */
+  completed: number;
+  /** Task failures (the first few messages; graphile-worker would retry them). */
+  errors: number;
+  errorMessages: string[];
+  /** Per job id: when its task started, ms since the epoch (performance.timeOrigin + now). */
+  startedAt: Record<string, number>;
+  /** Per completed job: the OutboundClient's durationMs of its POST, as the delivery log records ours. */
+  durationsMs: number[];
+}
+
 export type WorkerParentMessage =
   | { type: "rawPosts"; requestId: number; request: RawPostsRequest }
   /** Starts the delivery loop (answered once it runs); stopLoop waits for its sends in flight. */
   | { type: "startLoop"; requestId: number }
   | { type: "stopLoop"; requestId: number }
+  /** Starts graphile-worker's runner (answered once `run()` resolved); stopPeer stops it gracefully. */
+  | { type: "startPeer"; requestId: number; options: PeerRunOptions }
+  | { type: "stopPeer"; requestId: number }
+  | { type: "cpuUsage"; requestId: number }
   | { type: "exit" };
 
 export type WorkerChildMessage =
   | { type: "ready" }
-  | { type: "done"; requestId: number; result?: RawPostsResult }
+  | {
+      type: "done";
+      requestId: number;
+      result?: RawPostsResult;
+      cpu?: CpuTime;
+      peer?: PeerSummary;
+    }
   | { type: "error"; requestId?: number; message: string };
 
 /** Percentiles (nearest rank), mean and maximum of `samples`, in their unit, to two decimals. */

@@ -17,6 +17,10 @@
  *       drained by startDeliveryLoop with production's options to the same receiver — deliveries/s, and g/g0;
  *   (h) end to end: events emitted one per transaction at 50/s while the loop runs — commit → receipt, p50/p99
  *       (and how much of it is the wait in the outbox, i.e. the loop's poll interval);
+ *   (p) the peer, graphile-worker (bench/peer.ts): as (g), N jobs added before its runner starts, each making the
+ *       same signed POST to the same receiver from the same kind of worker child — deliveries/s, and g/p; for (g)
+ *       and (p), CPU µs per delivery of the worker child and of PostgreSQL;
+ *   (pl) the peer as (h): one job added per transaction at 50/s to an idle runner — commit → receipt, p50/p99;
  *   (i) POST /api/institution/enrollments/bulk with 1,000 items (existing users by userId, one course) through the
  *       real app, each request on a fresh course and fresh users so every item is `created` — seconds per
  *       request (median of 5, after one unmeasured), and the SQL statements the `pg` driver executed during the
@@ -25,12 +29,22 @@
  *   (j) GET /api/institution/enrollments?courseId=…&perPage=100 on a course with 10,000 enrollments, 20
  *       required published lessons in 4 modules (plus a draft and an optional one) and ~100k completions
  *       (user n completed n mod 21 lessons), under autocannon as (c) — page 1 (j1) and page 50 (j50): requests/s,
- *       p50/p99 (bench/catalogue.ts).
+ *       p50/p99 (bench/catalogue.ts);
+ *   (k) fairness between endpoints (bench/fairness.ts): 99 healthy endpoints (204 at once) of two tenants, 200
+ *       deliveries each a run, drained by the delivery loop with production's defaults (a child,
+ *       bench/fairness-worker.ts, WEBHOOK_TIMEOUT_MS 2000 for the scenario) — (k0) alone, (k1) with a 100th
+ *       endpoint that never answers and gets the same share, each run twice (k0 k1 k1 k0): healthy deliveries/s
+ *       (loop start → last healthy receipt), and k1/k0 (target ≥ 0.8);
+ *   (l) the claim as history grows (bench/history.ts): claimDue of 100 out of 2,000 due deliveries, timed
+ *       directly, with none (l0) and BENCH_HISTORY (l1) succeeded deliveries (and their attempts) in the outbox —
+ *       per claim mean/p50/p99, l1/l0 in claims/s (target ≈ 1), the claim's EXPLAIN after each (execution time
+ *       and pages touched), then the history purged by the worker's retention job (rows/s).
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
- * (g0), (g), (h) on PostgreSQL only, after (e) and (f) (bench/deliveries.ts); (i) and (j) on PostgreSQL only, last,
- * for a tenant of their own, each in a server child of its own (bench/catalogue.ts).
+ * (g0), (g), (h), (p), (pl) on PostgreSQL only, after (e) and (f) (bench/deliveries.ts); (k) after them, for two
+ * tenants of its own (bench/fairness.ts); (i) and (j) on PostgreSQL only, for a tenant of their own, each in a
+ * server child of its own (bench/catalogue.ts); (l) last, for a tenant of its own (bench/history.ts).
  * The server runs in a child process (bench/server.ts), autocannon here, so each has a core; likewise the
  * delivery worker (bench/delivery-worker.ts), with the receiver and the emitting here.
  * Prints a table and the ratios c/b and c(1M)/c(1k) against their targets (≥ 0.8, printed, not asserted), a
@@ -45,8 +59,10 @@
  * Environment: BENCH_DATABASE_URL (an existing database to use instead of creating aula_bench on
  * 127.0.0.1:5432), BENCH_DURATION / BENCH_WARMUP (seconds, default 10 / 2), BENCH_CONNECTIONS (50),
  * BENCH_SIZES ("1000,100000,1000000"), BENCH_PGLITE_ROWS (100000; 0 skips PGlite), BENCH_WEBHOOK_TENANTS (200; 0
- * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g); 0 skips (g0), (g) and (h)), BENCH_CATALOGUE (1; 0 skips
- * (i) and (j)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
+ * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g) and (p); 0 skips (g0) to (pl)), BENCH_PEER (1; 0 skips (p)
+ * and (pl)), BENCH_CATALOGUE (1; 0 skips
+ * (i) and (j)), BENCH_FAIRNESS (1; 0 skips (k)), BENCH_HISTORY (1000000: completed deliveries of (l1); 0 skips (l)),
+ * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
  * in about a minute:
@@ -74,6 +90,7 @@ import {
   PROGRESS_ENROLLMENTS,
 } from "./catalogue.js";
 import {
+  cpuLine,
   type DeliveryCheck,
   type DeliveryMeasurement,
   type DeliveryScenario,
@@ -82,7 +99,17 @@ import {
   LOOP,
   measureDeliveries,
 } from "./deliveries.js";
+import {
+  REPEATS as FAIRNESS_REPEATS,
+  ROUNDS as FAIRNESS_ROUNDS,
+  FAIRNESS_TIMEOUT_MS,
+  type FairnessCheck,
+  type FairnessScenario,
+  measureFairness,
+} from "./fairness.js";
+import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
 import { requestJson } from "./http.js";
+import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
@@ -141,7 +168,10 @@ const settings = {
   pgliteRows: envInt("BENCH_PGLITE_ROWS", 100_000),
   webhookTenants: envInt("BENCH_WEBHOOK_TENANTS", 200),
   deliveries: envInt("BENCH_DELIVERIES", 10_000),
+  peer: envInt("BENCH_PEER", 1) > 0,
   catalogue: envInt("BENCH_CATALOGUE", 1) > 0,
+  fairness: envInt("BENCH_FAIRNESS", 1) > 0,
+  history: envInt("BENCH_HISTORY", 1_000_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
 };
 const customised =
@@ -153,7 +183,10 @@ const customised =
     "BENCH_PGLITE_ROWS",
     "BENCH_WEBHOOK_TENANTS",
     "BENCH_DELIVERIES",
+    "BENCH_PEER",
     "BENCH_CATALOGUE",
+    "BENCH_FAIRNESS",
+    "BENCH_HISTORY",
     "BENCH_CPU_PROF",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -171,7 +204,7 @@ const SCENARIO_NAMES: Record<Variant, string> = {
 };
 
 interface Measurement {
-  scenario: Variant | DeliveryScenario | CatalogueScenario;
+  scenario: Variant | DeliveryScenario | CatalogueScenario | FairnessScenario | HistoryScenario;
   name: string;
   db: "postgres" | "pglite" | "none";
   /**
@@ -196,6 +229,10 @@ interface Measurement {
   delivery?: DeliveryCheck;
   /** (i), (j): statements, outcomes, and progress against SQL (bench/catalogue.ts). */
   catalogue?: CatalogueCheck;
+  /** (k0), (k1): healthy deliveries against the hanging endpoint's (bench/fairness.ts). */
+  fairness?: FairnessCheck;
+  /** (l0), (l1): the claim's cost, its plan and the purge (bench/history.ts). */
+  history?: HistoryCheck;
 }
 
 interface WebhookCheck {
@@ -955,11 +992,22 @@ function deliveryChecks(measurements: Measurement[]): string[] {
         `${d.expected} deliveries, ${d.statuses.succeeded ?? 0} succeeded after one attempt, received ` +
         `${d.received} (duplicates ${d.duplicates}, missing ${d.missing}), signatures verified ` +
         `${d.signaturesVerified}/${d.signaturesVerified + d.signatureFailures} sampled`;
+      if (m.scenario === "p" || m.scenario === "pl") {
+        what =
+          `${d.expected} jobs, ${d.statuses.completed ?? 0} completed, ${d.statuses.failed ?? 0} failed, received ` +
+          `${d.received} (duplicates ${d.duplicates}, missing ${d.missing}), signatures verified ` +
+          `${d.signaturesVerified}/${d.signaturesVerified + d.signatureFailures} sampled`;
+      }
       if (m.scenario === "h") {
         what +=
           `; commit → attempt start ${ms(d.queueWaitMs)} (the loop polls every ${d.loop?.pollMs} ms when idle), ` +
           `attempt start → receipt ${ms(d.sendToReceiptMs)}`;
       }
+      if (m.scenario === "pl") {
+        what += `; commit → task start ${ms(d.queueWaitMs)}, task start → receipt ${ms(d.sendToReceiptMs)}`;
+      }
+      const cpu = cpuLine(d.cpuPerDeliveryUs);
+      if (cpu !== undefined) what += `; ${cpu}`;
     }
     return `  ${String(m.scenario).padEnd(2)} ${what} — ${verdict}`;
   });
@@ -1043,6 +1091,108 @@ function catalogueChecks(measurements: Measurement[]): string[] {
   return out;
 }
 
+/** (k0), (k1): healthy deliveries/s, the healthy attempts' durations, and the hanging endpoint's share. */
+function fairnessTable(measurements: Measurement[]): string {
+  const header = [
+    "scenario",
+    "n",
+    "db",
+    "per s",
+    "p50 ms",
+    "p99 ms",
+    "/hang",
+    "/hang at once",
+    "checks",
+    "other cpu",
+  ];
+  const body = measurements.map((m) => [
+    m.name,
+    String(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.fairness?.hangingDeliveries ?? 0),
+    String(m.fairness?.hangingInFlight ?? "?"),
+    (m.fairness?.problems.length ?? 0) === 0 ? "ok" : "FAILED",
+    otherCpu(m),
+  ]);
+  return renderTable(header, body);
+}
+
+function fairnessChecks(measurements: Measurement[]): string[] {
+  return measurements.map((m) => {
+    const f = m.fairness;
+    if (f === undefined) return "";
+    const verdict = f.problems.length === 0 ? "ok" : `FAILED: ${f.problems.join("; ")}`;
+    return (
+      `  ${m.scenario} ${f.healthyExpected} healthy deliveries in ${f.seconds} s (runs: ${f.runs.join(", ")}/s), ` +
+      `${f.statuses.succeeded ?? 0} ` +
+      `succeeded after one attempt, received ${f.healthyReceived} (duplicates ${f.duplicates}, missing ` +
+      `${f.missing}); /hang: ${f.hangingDeliveries} deliveries, ${f.hangingRequests} requests held, attempts ` +
+      `${JSON.stringify(f.hangingAttempts)}, at most ${f.hangingInFlight} at once (the receiver held at most ` +
+      `${f.peakHangingOpen} open on /hang, ${f.peakOpen} in all); healthy receipts paused at most ` +
+      `${f.longestGapMs} ms, ${f.gapsOverMs} ms in pauses over 50 ms ` +
+      `(config: concurrency ${f.config.concurrency}, per endpoint ${f.config.endpointConcurrency}) — ${verdict}`
+    );
+  });
+}
+
+/** (l0), (l1): the claim's cost per call with and without history. */
+function historyTable(measurements: Measurement[]): string {
+  const header = [
+    "scenario",
+    "done",
+    "db",
+    "per s",
+    "mean ms",
+    "p50 ms",
+    "p99 ms",
+    "table",
+    "checks",
+    "other cpu",
+  ];
+  const body = measurements.map((m) => [
+    m.name,
+    formatRows(m.rows),
+    m.db,
+    String(Math.round(m.reqPerSec)),
+    String(m.latencyMs.average),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    String(m.history?.tableRows ?? "?"),
+    (m.history?.problems.length ?? 0) === 0 ? "ok" : "FAILED",
+    otherCpu(m),
+  ]);
+  return renderTable(header, body);
+}
+
+function historyChecks(measurements: Measurement[]): string[] {
+  const out: string[] = [];
+  for (const m of measurements) {
+    const h = m.history;
+    if (h === undefined) continue;
+    const verdict = h.problems.length === 0 ? "ok" : `FAILED: ${h.problems.join("; ")}`;
+    out.push(
+      `  ${m.scenario} ${h.claims} claims took ${h.claimedMin}–${h.claimedMax} deliveries each; ` +
+        `${h.completedRows} completed deliveries and ${h.attemptRows} attempts of the scenario` +
+        (h.seedSeconds === undefined ? "" : ` (inserted in ${h.seedSeconds} s)`) +
+        (h.planExecutionMs === undefined
+          ? ""
+          : `; EXPLAIN ANALYZE ${h.planExecutionMs ?? "?"} ms (median of 5), ${h.planBuffers ?? "?"} buffers`) +
+        ` — ${verdict}`,
+    );
+    const p = h.purge;
+    if (p !== undefined) {
+      out.push(
+        `     history removed by ${p.method}: ${p.rows} rows in ${p.seconds} s (${p.rowsPerSecond} rows/s); ` +
+          `completed left ${p.completedLeft}, pending kept ${p.pendingKept}`,
+      );
+    }
+  }
+  return out;
+}
+
 /** One line per webhook measurement: what the payment log gained against what the responses said. */
 function webhookChecks(measurements: Measurement[]): string[] {
   return measurements.map((m) => {
@@ -1098,10 +1248,22 @@ function ratios(measurements: Measurement[]): Ratio[] {
   ratio("e pglite/e postgres", hook("e", "pglite"), hook("e", "postgres"), null);
   const delivery = (scenario: DeliveryScenario) =>
     measurements.find((m) => m.scenario === scenario)?.reqPerSec;
-  ratio("g/g0 (deliveries/raw POSTs)", delivery("g"), delivery("g0"), null);
+  // Issue 11's targets: a quarter of raw POSTs, and at least the peer's rate in the same run.
+  ratio("g/g0 (deliveries/raw POSTs)", delivery("g"), delivery("g0"), 0.25);
+  ratio("g/p (ours/graphile-worker deliveries/s)", delivery("g"), delivery("p"), 1);
   const catalogue = (scenario: CatalogueScenario) =>
     measurements.find((m) => m.scenario === scenario)?.reqPerSec;
   ratio(`j${DEEP_PAGE}/j1 (deep page/first page)`, catalogue("j50"), catalogue("j1"), null);
+  const own = (scenario: FairnessScenario | HistoryScenario) =>
+    measurements.find((m) => m.scenario === scenario)?.reqPerSec;
+  ratio("k1/k0 (healthy, hanging/none)", own("k1"), own("k0"), 0.8);
+  ratio(`l1/l0 (claims/s, ${formatRows(settings.history)}/0 done)`, own("l1"), own("l0"), 0.8);
+  const planMs = (scenario: HistoryScenario) =>
+    measurements.find((m) => m.scenario === scenario)?.history?.planExecutionMs ?? undefined;
+  ratio("l1/l0 (claim EXPLAIN execution ms)", planMs("l1"), planMs("l0"), null);
+  const pages = (scenario: HistoryScenario) =>
+    measurements.find((m) => m.scenario === scenario)?.history?.planBuffers ?? undefined;
+  ratio("l1/l0 (claim EXPLAIN buffers)", pages("l1"), pages("l0"), null);
   return out;
 }
 
@@ -1182,8 +1344,22 @@ async function main(): Promise<void> {
             return () => cpuBetween(before, cpuSnapshot(pid));
           },
           execArgv: cpuProfArgs("postgres-deliveries"),
+          peer: settings.peer ? measurePeer : undefined,
         });
         measurements.push(...delivered);
+      }
+      // (k): fairness between endpoints, two tenants of its own; it deletes its deliveries when done.
+      if (settings.fairness) {
+        measurements.push(
+          ...(await measureFairness(database, pgDb.url, {
+            log,
+            cpuMeter: (pid) => {
+              const before = cpuSnapshot(pid);
+              return () => cpuBetween(before, cpuSnapshot(pid));
+            },
+            execArgv: cpuProfArgs("postgres-fairness"),
+          })),
+        );
       }
       // (i), (j): bulk enrollment and the progress read, a tenant of their own on the same database.
       if (settings.catalogue) {
@@ -1201,6 +1377,20 @@ async function main(): Promise<void> {
         measurements.push(...catalogue.measurements);
         cataloguePlans.push(...catalogue.plans);
         Object.assign(seedSeconds, catalogue.seedSeconds);
+      }
+      // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
+      if (settings.history > 0) {
+        measurements.push(
+          ...(await measureHistory(database, {
+            databaseUrl: pgDb.url,
+            rows: settings.history,
+            log,
+            cpuMeter: () => {
+              const before = cpuSnapshot(undefined);
+              return () => cpuBetween(before, cpuSnapshot(undefined));
+            },
+          })),
+        );
       }
     } finally {
       await database.close();
@@ -1267,8 +1457,15 @@ async function main(): Promise<void> {
   const hooks = measurements.filter((m) => m.webhook !== undefined);
   const deliveries = measurements.filter((m) => m.delivery !== undefined);
   const catalogue = measurements.filter((m) => m.catalogue !== undefined);
+  const fairness = measurements.filter((m) => m.fairness !== undefined);
+  const history = measurements.filter((m) => m.history !== undefined);
   const courses = measurements.filter(
-    (m) => m.webhook === undefined && m.delivery === undefined && m.catalogue === undefined,
+    (m) =>
+      m.webhook === undefined &&
+      m.delivery === undefined &&
+      m.catalogue === undefined &&
+      m.fairness === undefined &&
+      m.history === undefined,
   );
   const out: string[] = courses.length > 0 ? ["", table(courses)] : [];
   if (hooks.length > 0) {
@@ -1278,8 +1475,9 @@ async function main(): Promise<void> {
     out.push(
       "",
       deliveryTable(deliveries),
-      "  per s: requests/s (g0), deliveries/s (g), events emitted/s (h); p50/p99/max: the POST round trip as",
-      "  undici saw it (g0), the attempts' duration_ms in the delivery log (g), event commit → receipt (h)",
+      "  per s: requests/s (g0), deliveries/s (g, p), events emitted/s (h), jobs added/s (pl); p50/p99/max: the",
+      "  POST round trip as undici saw it (g0), the attempts' duration_ms in the delivery log (g) or the client's",
+      "  durationMs in the task (p), event or job commit → receipt (h, pl)",
       "",
       "delivery checks:",
       ...deliveryChecks(deliveries),
@@ -1295,6 +1493,31 @@ async function main(): Promise<void> {
       "catalogue checks:",
       ...catalogueChecks(catalogue),
     );
+  }
+  if (fairness.length > 0) {
+    out.push(
+      "",
+      fairnessTable(fairness),
+      `  per s: healthy deliveries/s (loop start → last healthy receipt); p50/p99: the healthy attempts' duration_ms;`,
+      `  /hang never answers, the worker's WEBHOOK_TIMEOUT_MS is ${FAIRNESS_TIMEOUT_MS} ms in (k)`,
+      "",
+      "fairness checks:",
+      ...fairnessChecks(fairness),
+    );
+  }
+  if (history.length > 0) {
+    out.push(
+      "",
+      historyTable(history),
+      "  per s: claims/s at the median claim (1000 / p50); mean/p50/p99: one claimDue of 100 out of 2,000 due",
+      "",
+      "history checks:",
+      ...historyChecks(history),
+    );
+    const plan = history.find((m) => m.scenario === "l1")?.history?.plan;
+    if (plan !== undefined) {
+      out.push("", "EXPLAIN (ANALYZE, BUFFERS) of the claim at (l1):", ...plan.map((l) => `  ${l}`));
+    }
   }
   out.push("", "ratios (req/s; events/s for e and f; deliveries/s over requests/s for g/g0):");
   for (const r of computed) {
@@ -1333,12 +1556,15 @@ async function main(): Promise<void> {
     (m) =>
       (m.webhook?.problems.length ?? 0) > 0 ||
       (m.delivery?.problems.length ?? 0) > 0 ||
-      (m.catalogue?.problems.length ?? 0) > 0,
+      (m.catalogue?.problems.length ?? 0) > 0 ||
+      (m.fairness?.problems.length ?? 0) > 0 ||
+      (m.history?.problems.length ?? 0) > 0,
   );
   if (failed.length > 0) {
     out.push(
       "",
-      `error: the checks of ${failed.length} webhook, delivery or catalogue measurement(s) failed (see above)`,
+      `error: the checks of ${failed.length} webhook, delivery, catalogue, fairness or history measurement(s) ` +
+        "failed (see above)",
     );
     process.exitCode = 1;
   }
@@ -1391,8 +1617,9 @@ async function main(): Promise<void> {
       "(g0), (g), (h), PostgreSQL only (bench/deliveries.ts): the receiver is a bare node:http server on " +
         "127.0.0.2 (OUTBOUND_ALLOW_CIDRS=127.0.0.2/32) in the parent, answering 204; the sender is a child " +
         "process (bench/delivery-worker.ts) that opens the context as `npm run worker` does and runs " +
-        `startDeliveryLoop with its defaults (pollMs ${LOOP.pollMs}, batchSize ${LOOP.batchSize}, concurrency ` +
-        `${LOOP.concurrency}; logger at level warn, so no per-attempt info line). (g0) posts a delivery-sized ` +
+        "startDeliveryLoop with the defaults it takes from the config (outbound.delivery: concurrency " +
+        `${LOOP.concurrency}, endpointConcurrency ${LOOP.endpointConcurrency}, pollMs ${LOOP.pollMs}; logger ` +
+        "at level warn, so no per-attempt info line). (g0) posts a delivery-sized " +
         "body with delivery-shaped headers (signed once) through an undici Pool of `concurrency` keep-alive " +
         "connections for BENCH_DURATION: requests/s, latency = request round trip. (g) writes BENCH_DELIVERIES " +
         `deliveries through the fan-out (emitEvent of lesson_completed events matching ${FANOUT} automations of ` +
@@ -1404,6 +1631,19 @@ async function main(): Promise<void> {
         "delivery_attempts.started_at and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
         "after one attempt and was received exactly once by webhook-id, nothing else was received, every 50th " +
         "request's signature verifies (standardwebhooks Webhook.verify); delivery.problems lists failures.",
+      "(p), (pl), PostgreSQL only (bench/peer.ts, bench/peer-worker.ts; BENCH_PEER=0 skips them): graphile-worker " +
+        `(run() in the same worker child, after (h) with our loop stopped; concurrency ${PEER_OPTIONS.concurrency}, ` +
+        `maxPoolSize ${PEER_OPTIONS.maxPoolSize}, localQueue.size ${PEER_OPTIONS.localQueueSize}, ` +
+        `completeJobBatchDelay ${PEER_OPTIONS.completeJobBatchDelay}, pollInterval default, LISTEN/NOTIFY on) ` +
+        "with a task `deliver` whose payload is what a delivery row carries (id, url, headers, body, the " +
+        "automation's sealed secret) and which opens the secret and POSTs through send.ts's sendDelivery and the " +
+        "worker's OutboundClient, as our loop does. (p) adds N jobs with addJobs before the runner starts (a " +
+        "warm-up of a tenth first): reqPerSec = N / (runner start → N-th receipt), latency = the client's " +
+        `durationMs. (pl) adds ${LATENCY_RATE} jobs/s (addJob, one transaction each) to an idle runner for ` +
+        "BENCH_DURATION: latency = add committed → receipt, queueWaitMs = commit → task start. Checks as for (g) " +
+        "by webhook-id, plus no task failed and the queue is empty afterwards. delivery.cpuPerDeliveryUs ((g), " +
+        "(p)): the worker child's process.cpuUsage() and the utime+stime of every postgres process (/proc, pid by " +
+        "pid) from the start of the drain until every attempt is recorded (p: every job completed), over N.",
       `(i), PostgreSQL only (bench/catalogue.ts): POST /api/institution/enrollments/bulk with ${BULK_ITEMS} ` +
         "items ({userId, courseId}, no Idempotency-Key) on the real app (server child as for (c); key scopes " +
         "enrollments:read/write, custom limits of 1e9), sent one at a time. Each request on a fresh published " +
@@ -1427,6 +1667,36 @@ async function main(): Promise<void> {
         "GROUP BY over the completions in SQL (catalogue.progress). catalogueExplain: the page query (repo.ts " +
         `pageQuery) with custom plans at pages 1 and ${DEEP_PAGE}, the generic plan at page ${DEEP_PAGE}, and ` +
         "the count of the course's enrollments.",
+      `(k), PostgreSQL only (bench/fairness.ts): two tenants of its own, 99 automations on lesson_completed ` +
+        "posting to /hook/0…98 (50 of tenant A, 49 of B) and one of B on quiz_submitted posting to /hang, made by " +
+        "createAutomation; the receiver (node:http on 127.0.0.2, in the parent) answers 204 at once on the hooks " +
+        "and never answers /hang. The worker is a child (bench/fairness-worker.ts) running startDeliveryLoop(ctx, " +
+        "log) with no options, i.e. production's defaults from the configuration (fairness.config), with " +
+        `WEBHOOK_TIMEOUT_MS=${FAIRNESS_TIMEOUT_MS} instead of 15000 so that each hanging attempt ends in seconds. ` +
+        `Each phase writes ${FAIRNESS_ROUNDS} rounds with the loop stopped, one transaction a round (a lesson to ` +
+        "each tenant: 99 " +
+        "healthy deliveries; in (k1) a quiz to B: 1 delivery to /hang), ANALYZEs, then starts the loop: reqPerSec " +
+        "= healthy deliveries / (loop start → last healthy receipt); latency = the healthy attempts' duration_ms. " +
+        `A warm-up phase of 50 healthy rounds first; then k0 and k1 run ${FAIRNESS_REPEATS} times each, in the ` +
+        "order k0 k1 k1 k0 (a steady drift cancels), and each " +
+        "figure is over its runs (healthy deliveries and seconds summed; fairness.runs: each run's rate); the /hang " +
+        "deliveries are deleted after each k1 run. Checks: every healthy delivery succeeded after one attempt and " +
+        "was received once. fairness.hangingInFlight: the most /hang attempts in flight at once by the delivery " +
+        "log's started_at and duration_ms (≤ the per-endpoint cap); peakHangingOpen/peakOpen: the most requests the " +
+        "receiver held open at once on /hang and in all (an aborted request stays open there until the receiver " +
+        "sees its connection close, so under load it can exceed the cap by one or two). The scenario's " +
+        "deliveries are deleted afterwards (pending retries to /hang).",
+      "(l), PostgreSQL only (bench/history.ts): a tenant of its own with 10 automations and 2,000 due deliveries " +
+        "(SQL, next_attempt_at a millisecond apart); claimDue(db, {limit: 100, leaseSeconds: 60}) timed in the " +
+        "parent, 20 claims a round (draining the due rows), the claimed rows put back to pending between rounds; " +
+        "one round unmeasured, 10 measured. (l0) before, (l1) after inserting BENCH_HISTORY succeeded deliveries " +
+        "(and one succeeded attempt each) with generate_series, completed 1 to 31 days past " +
+        "WEBHOOK_RETENTION_DAYS; VACUUM (ANALYZE) and CHECKPOINT before each phase. reqPerSec = claims/s at the " +
+        "median claim = 1000 / p50 ms. " +
+        "history.plan: EXPLAIN (ANALYZE, BUFFERS) of the claim's statement after each phase, rolled back, with the " +
+        "plan of the statement inside the claim's PL/pgSQL function from auto_explain (nested, at NOTICE) " +
+        "(planExecutionMs: the database's own cost of one claim, without round trip and commit). history.purge: " +
+        "how the history was removed, rows/s. The tenant's deliveries are deleted afterwards.",
     ],
     seedSeconds,
     measurements,

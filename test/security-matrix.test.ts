@@ -174,9 +174,11 @@ const CORE: Fixtures = {
   },
   "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
   "GET /api/institution/automations/:id/deliveries": { makeObject: automation, snapshot: automationRow },
+  "GET /api/institution/automations/:id/stats": { makeObject: automation, snapshot: automationRow },
   "POST /api/institution/automations/:id/test": { body: {}, makeObject: automation, snapshot: automationRow },
   "GET /api/institution/webhooks/event-types": { single: true },
   "GET /api/institution/webhooks": {},
+  "GET /api/institution/webhooks/deliveries/stats": {},
   "POST /api/institution/webhooks": {
     body: { url: "https://93.184.215.14/endpoint", eventTypes: ["user_created", "quiz_submitted"] },
   },
@@ -190,6 +192,7 @@ const CORE: Fixtures = {
   "GET /api/institution/webhooks/:id/signing-secret": { makeObject: endpoint, snapshot: automationRow },
   "POST /api/institution/webhooks/:id/rotate-secret": { makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/webhooks/:id/deliveries": { makeObject: endpoint, snapshot: automationRow },
+  "GET /api/institution/webhooks/:id/stats": { makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/automations/:id/deliveries/:deliveryId": {
     makeObject: delivery,
     snapshot: deliveryRow,
@@ -407,8 +410,9 @@ describe("another tenant's objects", () => {
       });
       expect(theirs.statusCode).toBe(200);
       expect(mine.statusCode).toBe(200);
-      // Records are named by `id`, custom domains by `host`.
-      const idOf = (x: { id?: string; host?: string }) => x.id ?? x.host;
+      // Records are named by `id`, custom domains by `host`, delivery stats by the automation they are of.
+      const idOf = (x: { id?: string; host?: string; automationId?: string }) =>
+        x.id ?? x.host ?? x.automationId;
       const myIds = new Set(mine.json().data.map(idOf));
       for (const item of theirs.json().data)
         expect(myIds.has(idOf(item)), `${route.url} leaks ${idOf(item)}`).toBe(false);

@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformEvents } from "../src/db/schema/index.js";
-import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/automations/delivery/worker.js";
+import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/outbox/worker.js";
 import {
   bearer,
   type Harness,

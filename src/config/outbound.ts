@@ -16,6 +16,24 @@ export interface OutboundConfig {
   timeoutMs: number;
   /** Seconds to wait before each retry, in order; the delivery fails for good once they run out. */
   retryScheduleSeconds: number[];
+  /** The delivery worker (modules/outbox/worker.ts), per process. */
+  delivery: DeliveryEngineConfig;
+}
+
+export interface DeliveryEngineConfig {
+  /** Sends in flight at once in one worker process (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /**
+   * Sends in flight at once to one endpoint (automation) from one worker process (WEBHOOK_ENDPOINT_CONCURRENCY):
+   * an endpoint that hangs until the timeout holds this many slots at most, never the whole worker.
+   */
+  endpointConcurrency: number;
+  /** How long a claim outlives the sends it covers: record delays, a slow database, a GC pause. */
+  leaseMarginSeconds: number;
+  /** Fallback poll when no wake-up arrives (retries falling due, a missed notification), ms. */
+  pollMs: number;
+  /** Completed deliveries and their attempts are purged this many days after they completed. */
+  retentionDays: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = "5,300,1800,7200,18000,36000,36000";
@@ -67,5 +85,12 @@ export function loadOutboundConfig(env: Env): OutboundConfig {
     allowCidrs,
     timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 15_000, 1),
     retryScheduleSeconds: retrySchedule(env),
+    delivery: {
+      concurrency: int(env, "WEBHOOK_CONCURRENCY", 100, 1),
+      endpointConcurrency: int(env, "WEBHOOK_ENDPOINT_CONCURRENCY", 10, 1),
+      leaseMarginSeconds: int(env, "WEBHOOK_LEASE_MARGIN_SECONDS", 30, 1),
+      pollMs: int(env, "WEBHOOK_POLL_MS", 1000, 10),
+      retentionDays: int(env, "WEBHOOK_RETENTION_DAYS", 30, 1),
+    },
   };
 }

@@ -27,6 +27,18 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls `onNotify` for every `NOTIFY channel` committed by any session (any process, on a server), and once
+   * more whenever the listening connection is re-established, since notifications sent while it was down are
+   * lost. Resolves once listening; the function it resolves to stops.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+}
+
+/** A channel name as LISTEN takes it: an identifier, so only these characters (it is spliced into the statement). */
+function channelIdentifier(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name "${channel}"`);
+  return channel;
 }
 
 export interface DatabaseOptions {
@@ -87,6 +99,68 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     async close() {
       await pool.end();
     },
+    listen: (channel, onNotify) => listenPostgres(url, channelIdentifier(channel), onNotify),
+  };
+}
+
+/** Reconnection backoff of a lost LISTEN connection: from 100 ms, doubling, at most 10 s. */
+const LISTEN_RETRY_MS = { first: 100, max: 10_000 };
+
+/**
+ * LISTEN needs a connection of its own for as long as it listens: a pooled one would be handed to queries, and its
+ * subscription lost when released. A dropped connection is reopened with backoff (the caller is told, so it can
+ * look for what it missed); the first connection must succeed, so a bad URL fails at start.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delay = LISTEN_RETRY_MS.first;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on("error", () => reconnect(next));
+    next.on("end", () => reconnect(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (err) {
+      await next.end().catch(() => {});
+      throw err;
+    }
+    client = next;
+    delay = LISTEN_RETRY_MS.first;
+  };
+
+  const reconnect = (lost: pg.Client) => {
+    if (stopped || client !== lost) return;
+    client = undefined;
+    lost.end().catch(() => {});
+    const retry = () => {
+      retryTimer = undefined;
+      if (stopped) return;
+      connect().then(onNotify, () => {
+        delay = Math.min(LISTEN_RETRY_MS.max, delay * 2);
+        retryTimer = setTimeout(retry, delay);
+      });
+    };
+    retryTimer = setTimeout(retry, delay);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    const last = client;
+    client = undefined;
+    await last?.end().catch(() => {});
   };
 }
 
@@ -210,6 +284,13 @@ async function openPglite(dataDir: string, image?: string): Promise<Database> {
     async close() {
       await client.close();
       unlock();
+    },
+    // PGlite runs in this process: a NOTIFY committed by any of its queries calls back here, after the commit.
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channelIdentifier(channel), () => onNotify());
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
     },
   };
 }

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
-import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/automations/delivery/worker.js";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
 import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import { expireInvites } from "../modules/invites/expiry.js";
+import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
+import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
 import type { AppContext } from "../platform/context.js";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
 
@@ -52,6 +53,15 @@ export const JOBS: readonly ScheduledJob[] = [
     run: async (ctx) => ({ expired: await expireInvites(ctx.database.db) }),
   },
   {
+    // Hourly, so each run deletes about an hour's worth of completed deliveries, in batches.
+    name: "webhook-deliveries-retention",
+    everyMs: HOUR_MS,
+    run: (ctx) =>
+      purgeCompletedDeliveries(ctx.database.db, {
+        retentionDays: ctx.config.outbound.delivery.retentionDays,
+      }),
+  },
+  {
     name: "idempotency-keys-retention",
     everyMs: HOUR_MS,
     run: async (ctx) => ({ purged: await purgeIdempotencyKeys(ctx.database.db) }),
@@ -60,7 +70,7 @@ export const JOBS: readonly ScheduledJob[] = [
 
 export interface WorkerOptions {
   /**
-   * The outbound webhook delivery loop (modules/automations/delivery), with its options; on unless `false`,
+   * The outbound webhook delivery loop (modules/outbox), with its options; on unless `false`,
    * whatever NODE_ENV says. A test that starts a worker on a database other test files share passes `false` (or
    * options scoped to its tenants), so the loop does not send the deliveries another file drives by hand.
    */

@@ -114,10 +114,18 @@ export const webhookDeliveries = pgTable(
       columns: [t.tenantId, t.automationId],
       foreignColumns: [automations.tenantId, automations.id],
     }).onDelete("cascade"),
-    index("webhook_deliveries_due_idx")
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} IN ('pending', 'delivering')`),
+    // Unfinished deliveries (pending or delivering: `completed_at` is set exactly when a delivery succeeds or
+    // fails) by when they are due. No index names `status`, so a claim (status, attempts, lease_until) changes no
+    // indexed column and is a HOT update, writing no index entry (the table keeps room on its pages for it).
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.completedAt} IS NULL`),
     index("webhook_deliveries_automation_idx").on(t.tenantId, t.automationId, t.createdAt, t.id),
+    // Per automation, the deliveries not yet completed, oldest first (stats: pending count and oldest age). Only
+    // unfinished rows are in it, so it is as large as the backlog, not the history.
+    index("webhook_deliveries_pending_idx")
+      .on(t.tenantId, t.automationId, t.createdAt)
+      .where(sql`${t.completedAt} IS NULL`),
+    // The retention purge finds expired completed rows by age without reading the history around them.
+    index("webhook_deliveries_completed_idx").on(t.completedAt).where(sql`${t.completedAt} IS NOT NULL`),
   ],
 );
 
@@ -142,6 +150,38 @@ export const deliveryAttempts = pgTable(
       columns: [t.tenantId, t.deliveryId],
       foreignColumns: [webhookDeliveries.tenantId, webhookDeliveries.id],
     }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Attempts and successes per automation per minute (UTC, by the attempt's start) and per database session that
+ * recorded them, kept by a statement-level trigger on delivery_attempts (migration 0016), so the last hour's
+ * success rate reads 60 minutes × the sessions that recorded, however many attempts were made. Rows older than
+ * two hours are purged (modules/outbox/retention.ts).
+ *
+ * `slot` is the recording session's backend pid: a session runs one transaction at a time, so two concurrent
+ * transactions never update the same row. One row per (automation, minute) would make every worker recording for
+ * a busy endpoint wait on it until commit, and deadlock a batch of successes that then clears the automation's
+ * `failing_since` against a failure recorded meanwhile (which locks the automation first, then the bucket).
+ */
+export const deliveryStats = pgTable(
+  "delivery_stats",
+  {
+    tenantId: tenantIdColumn(),
+    automationId: uuid("automation_id").notNull(),
+    minute: isoTimestamp("minute").notNull(),
+    slot: integer("slot").notNull(),
+    attempts: integer("attempts").notNull(),
+    succeeded: integer("succeeded").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.automationId, t.minute, t.slot] }),
+    foreignKey({
+      columns: [t.tenantId, t.automationId],
+      foreignColumns: [automations.tenantId, automations.id],
+    }).onDelete("cascade"),
+    // The purge of old buckets scans by time across tenants.
+    index("delivery_stats_minute_idx").on(t.minute),
   ],
 );
 

@@ -7,6 +7,7 @@ import { deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery, pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { notifyOutbox } from "../outbox/wake.js";
 
 const nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -207,5 +208,7 @@ export async function redeliver(db: Executor, tenantId: string, automationId: st
       body: original.body,
     })
     .returning({ id: webhookDeliveries.id });
+  // After the insert: in autocommit the NOTIFY goes out at once, and must not wake a worker before the row exists.
+  await notifyOutbox(db);
   return getDelivery(db, tenantId, automationId, (inserted[0] as { id: string }).id);
 }

@@ -15,6 +15,7 @@ import {
   redeliver,
 } from "./deliveries.js";
 import { findAutomation, type Kind } from "./repo.js";
+import { DeliveryStats, readDeliveryStats } from "./stats.js";
 
 /** Manual redeliveries per tenant per hour: without a quota, Aula is a reflector aimed at third-party URLs. */
 export const REDELIVERIES_PER_HOUR = 100;
@@ -22,7 +23,8 @@ export const REDELIVERIES_PER_HOUR = 100;
 const NOUN: Record<Kind, string> = { automation: "an automation", endpoint: "an endpoint" };
 
 /**
- * `GET <base>/:id/deliveries`, `GET <base>/:id/deliveries/:deliveryId` and `POST …/redeliver`, for automations
+ * `GET <base>/:id/deliveries`, `GET <base>/:id/deliveries/:deliveryId`, `POST …/redeliver` and
+ * `GET <base>/:id/stats`, for automations
  * (under /automations) and endpoints (under /webhooks) alike. Each looks `:id` up with its group's kind first, so
  * an endpoint's deliveries are not reachable under /automations, nor an automation's under /webhooks (404).
  */
@@ -53,6 +55,23 @@ export function deliveryRoutes(app: App, ctx: AppContext, base: string, kind: Ki
       const id = await owner(tenantId, request.params.id);
       return listDeliveries(db, tenantId, id, request.query);
     },
+  );
+
+  app.get(
+    `${base}/:id/stats`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: `Get ${NOUN[kind]}'s delivery stats`,
+        description:
+          "What is waiting (count and age of the oldest) and how the last hour's attempts went. Read from an " +
+          "index and per-minute counters, so it costs the same however long the delivery log is.",
+        params: IdParams,
+        response: { 200: DeliveryStats },
+      },
+    },
+    (request) => readDeliveryStats(db, tenantOf(request).id, requireUuid(request.params.id), kind),
   );
 
   app.get(

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.js";
 import { toIso } from "../../db/schema/columns.js";
 import { automations, inactivityNotices } from "../../db/schema/index.js";
 import { emitEvent } from "../events/emit.js";
-import type { Condition } from "./condition.js";
+import type { Condition } from "../outbox/condition.js";
 
 /** The threshold of a `user_inactive` automation whose condition does not name `event.inactiveDays`. */
 export const DEFAULT_INACTIVE_DAYS = 30;

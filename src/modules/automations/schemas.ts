@@ -2,7 +2,7 @@ import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 import { EVENT_TYPES } from "../events/catalogue.js";
-import { CONDITION_OPS } from "./condition.js";
+import { CONDITION_OPS } from "../outbox/condition.js";
 
 const Clause = Type.Object(
   {

@@ -2,12 +2,14 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Config } from "../../config/index.js";
 import type { Db, Executor } from "../../db/client.js";
 import type { AppContext } from "../../platform/context.js";
-import { createKeyring, type Keyring, openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
+import { openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import type { Resolver } from "../../platform/outbound/resolver.js";
 import { checkTargetUrl } from "../../platform/outbound/target-url.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { type Condition, validateCondition } from "./condition.js";
+import { type Condition, validateCondition } from "../outbox/condition.js";
+import { keyringOf, secretContext } from "../outbox/send.js";
+import { urlHasTemplate, validateTemplate } from "../outbox/template.js";
 import { isReservedHeader } from "./headers.js";
 import * as repo from "./repo.js";
 import type {
@@ -16,7 +18,6 @@ import type {
   SendWebhookAction,
   UpdateAutomationInput,
 } from "./schemas.js";
-import { urlHasTemplate, validateTemplate } from "./template.js";
 
 export interface AutomationDeps {
   db: Db;
@@ -31,10 +32,7 @@ export function automationDeps(ctx: AppContext): AutomationDeps {
 
 const INBOUND_TRIGGER = "webhook";
 
-export function keyringOf(config: Config): Keyring {
-  const { current, previous } = config.secrets.encryptionKeys;
-  return createKeyring(current, previous);
-}
+export { keyringOf };
 
 /** Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
 export function newSigningSecret(): string {
@@ -50,8 +48,8 @@ export function hashInboundToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** Binds a sealed secret to its row: copied into another row, it would not open. */
-export const secretContext = (id: string) => `automation:${id}`;
+/** Binds a sealed secret to its row (the outbox opens it under the same context to sign deliveries). */
+export { secretContext };
 
 export const URL_REFUSED = { field: "action.url", key: "field.url_forbidden" } as const;
 

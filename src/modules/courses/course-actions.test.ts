@@ -58,7 +58,9 @@ async function eventsOf(tenant: TestTenant, courseId: string) {
   const rows = await h.database.db
     .select({ type: platformEvents.type, data: platformEvents.data, actor: platformEvents.actor })
     .from(platformEvents)
-    .where(eq(platformEvents.tenantId, tenant.id));
+    .where(eq(platformEvents.tenantId, tenant.id))
+    // In the order they happened: without ORDER BY, PostgreSQL may return rows in any order (it did, under load).
+    .orderBy(platformEvents.occurredAt);
   return rows.filter((r) => (r.data as { courseId?: string }).courseId === courseId);
 }
 

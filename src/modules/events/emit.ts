@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { platformEvents } from "../../db/schema/index.js";
-import { enqueueDeliveries, enqueueDeliveriesForMany } from "../automations/fanout.js";
+import { enqueueDeliveries, enqueueDeliveriesForMany } from "../outbox/fanout.js";
 import {
   EVENT_CATALOGUE,
   type EventActor,

@@ -6,6 +6,7 @@ import type { App } from "../../platform/http/types.js";
 import { readAccess as read, signingSecretRoutes, writeAccess as write } from "../automations/access.js";
 import { deliveryRoutes } from "../automations/delivery-routes.js";
 import { automationDeps } from "../automations/service.js";
+import { DeliveryStatsPage, DeliveryStatsQuery, listDeliveryStats } from "../automations/stats.js";
 import {
   CreatedEndpoint,
   CreateEndpointBody,
@@ -35,6 +36,23 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
       },
     },
     () => service.eventTypes(),
+  );
+
+  app.get(
+    `${BASE}/deliveries/stats`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Delivery stats of every automation and endpoint",
+        description:
+          "Per automation and endpoint of the institution (automations first, then endpoints, oldest first): " +
+          "the same figures as `…/:id/stats`.",
+        querystring: DeliveryStatsQuery,
+        response: { 200: DeliveryStatsPage },
+      },
+    },
+    (request) => listDeliveryStats(ctx.database.db, tenantOf(request).id, request.query),
   );
 
   app.post(

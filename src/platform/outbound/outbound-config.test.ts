@@ -5,13 +5,47 @@ import { loadOutboundConfig } from "../../config/outbound.js";
 import { classifyAddress } from "./address-policy.js";
 
 describe("loadOutboundConfig", () => {
-  it("has the documented defaults: no exemptions, 15 s, the contract's retry schedule", () => {
+  it("has the documented defaults: no exemptions, 15 s, the contract's retry schedule, the engine's settings", () => {
     expect(loadOutboundConfig({})).toEqual({
       allowCidrs: [],
       timeoutMs: 15_000,
       retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      delivery: {
+        concurrency: 100,
+        endpointConcurrency: 10,
+        leaseMarginSeconds: 30,
+        pollMs: 1000,
+        retentionDays: 30,
+      },
     });
     expect(loadConfig({ DATA_DIR: ":memory:" }).outbound.allowCidrs).toEqual([]);
+  });
+
+  it("reads the delivery engine's settings and refuses values below their minimum", () => {
+    const env = {
+      WEBHOOK_CONCURRENCY: "7",
+      WEBHOOK_ENDPOINT_CONCURRENCY: "2",
+      WEBHOOK_LEASE_MARGIN_SECONDS: "3",
+      WEBHOOK_POLL_MS: "250",
+      WEBHOOK_RETENTION_DAYS: "7",
+    };
+    expect(loadOutboundConfig(env).delivery).toEqual({
+      concurrency: 7,
+      endpointConcurrency: 2,
+      leaseMarginSeconds: 3,
+      pollMs: 250,
+      retentionDays: 7,
+    });
+    for (const [name, value] of [
+      ["WEBHOOK_CONCURRENCY", "0"],
+      ["WEBHOOK_ENDPOINT_CONCURRENCY", "0"],
+      ["WEBHOOK_LEASE_MARGIN_SECONDS", "0"],
+      ["WEBHOOK_POLL_MS", "5"],
+      ["WEBHOOK_RETENTION_DAYS", "0"],
+      ["WEBHOOK_CONCURRENCY", "ten"],
+    ] as const) {
+      expect(() => loadOutboundConfig({ [name]: value }), name).toThrow(ConfigError);
+    }
   });
 
   it("parses OUTBOUND_ALLOW_CIDRS (IPv4, IPv6, a bare address as one host) into matchable ranges", () => {

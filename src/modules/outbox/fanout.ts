@@ -2,8 +2,8 @@ import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { automations, webhookDeliveries } from "../../db/schema/index.js";
 import { type Condition, evaluateCondition } from "./condition.js";
-import type { SendWebhookAction } from "./schemas.js";
 import { renderHeaderTemplate, renderJsonTemplate, type TemplateContext } from "./template.js";
+import { notifyOutbox } from "./wake.js";
 
 export interface FanOutEvent {
   tenantId: string;
@@ -53,6 +53,13 @@ export async function enqueueDeliveries(tx: Executor, event: FanOutEvent): Promi
 
 type DeliveryRow = typeof webhookDeliveries.$inferInsert;
 
+/** What a `send_webhook` action says to send (automations/schemas.ts validates it when it is saved). */
+export interface WebhookRequestTemplate {
+  url: string;
+  headers?: Record<string, string> | undefined;
+  body?: string | undefined;
+}
+
 interface MatchedAutomation {
   id: string;
   name: string;
@@ -70,7 +77,7 @@ function deliveryRow(automation: MatchedAutomation, event: FanOutEvent): Deliver
   if (condition !== null && !evaluateCondition(condition, { event: event.data, user: event.subject })) {
     return undefined;
   }
-  const action = automation.action as SendWebhookAction;
+  const action = automation.action as WebhookRequestTemplate;
   const context: TemplateContext = {
     event: event.data,
     user: event.subject,
@@ -160,16 +167,20 @@ export const DELIVERIES_PER_INSERT = Math.floor(
   MAX_BIND_PARAMETERS / Object.keys(getTableColumns(webhookDeliveries)).length,
 );
 
-/** Writes the deliveries in as few statements as the parameter limit allows (none for none). */
+/**
+ * Writes the deliveries in as few statements as the parameter limit allows (none for none), and wakes the workers
+ * when the transaction commits if any is to be sent (wake.ts).
+ */
 async function insertDeliveries(tx: Executor, rows: readonly DeliveryRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += DELIVERIES_PER_INSERT) {
     await tx.insert(webhookDeliveries).values(rows.slice(start, start + DELIVERIES_PER_INSERT));
   }
+  if (rows.some((row) => row.status === undefined)) await notifyOutbox(tx);
 }
 
 /** The request an automation sends for an event: header values and body rendered, or why they cannot be. */
 export function renderRequest(
-  action: SendWebhookAction,
+  action: WebhookRequestTemplate,
   context: TemplateContext,
   event: Pick<FanOutEvent, "type" | "occurredAt" | "data">,
 ): { headers: Record<string, string>; body: string; error?: string } {

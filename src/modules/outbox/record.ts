@@ -30,8 +30,8 @@
  * really made, but leaves the delivery and the automation to the new owner.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
-import type { OutboundResult } from "../../../platform/outbound/client.js";
+import type { Db } from "../../db/client.js";
+import type { OutboundResult } from "../../platform/outbound/client.js";
 import type { ClaimedDelivery } from "./claim.js";
 import { RESPONSE_EXCERPT_BYTES } from "./send.js";
 import { clock, rowsOf } from "./sql.js";
@@ -88,6 +88,11 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
+/** Whether the receiver took the delivery: a 2xx answer. */
+export function succeeded(result: OutboundResult): boolean {
+  return result.ok && result.status >= 200 && result.status < 300;
+}
+
 export function describeAttempt(result: OutboundResult, nowMs = Date.now()): AttemptFacts {
   if (!result.ok) {
     return {
@@ -100,7 +105,7 @@ export function describeAttempt(result: OutboundResult, nowMs = Date.now()): Att
     };
   }
   const excerpt = truncateUtf8(clean(result.body), RESPONSE_EXCERPT_BYTES);
-  const success = result.status >= 200 && result.status < 300;
+  const success = succeeded(result);
   return {
     outcome: success ? "succeeded" : "http_error",
     statusCode: result.status,
@@ -240,17 +245,70 @@ export const RELEASE_DELAY_SECONDS = 60;
 export async function releaseClaim(
   db: Db,
   delivery: ClaimedDelivery,
-  options: { reason: string; delaySeconds?: number; now?: Date },
+  /** `reason` replaces the delivery's last error (omitted: the last error stays). */
+  options: { reason?: string; delaySeconds?: number; now?: Date },
 ): Promise<boolean> {
   const now = clock(options.now);
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`
       UPDATE webhook_deliveries SET status = 'pending', attempts = attempts - 1, lease_until = NULL,
         next_attempt_at = ${now} + make_interval(secs => ${options.delaySeconds ?? RELEASE_DELAY_SECONDS}),
-        last_error = ${options.reason}
+        last_error = coalesce(${options.reason ?? null}::text, last_error)
       WHERE tenant_id = ${delivery.tenantId} AND id = ${delivery.id}
         AND status = 'delivering' AND attempts = ${delivery.attempt}
       RETURNING id`),
   );
   return rows.length > 0;
+}
+
+/** One successful attempt, for `recordSuccesses`. */
+export interface SucceededAttempt {
+  delivery: ClaimedDelivery;
+  result: OutboundResult;
+  startedAt: Date;
+}
+
+/**
+ * Records many successful attempts in one statement (so one transaction), whatever their number: the same rows
+ * `recordAttempt` writes for a 2xx (the attempt logged, the delivery succeeded if the claim is still ours, the
+ * endpoint's `failing_since` cleared), which is how the worker keeps up with a fast receiver. Failures keep
+ * going through `recordAttempt`, one by one: they are rarer, and each may disable its automation.
+ *
+ * The automations are locked first, FOR KEY SHARE in id order, for the reason `recordAttempt` locks its
+ * automation first (deleting an automation cascades to its deliveries; this keeps the same order), and KEY SHARE
+ * because it does not conflict with another worker recording for the same endpoint, nor with the fan-out.
+ * Returns the results in the order given.
+ */
+export async function recordSuccesses(
+  db: Db,
+  attempts: readonly SucceededAttempt[],
+  options: { now?: Date } = {},
+): Promise<RecordResult[]> {
+  if (attempts.length === 0) return [];
+  const facts = attempts.map((a) => describeAttempt(a.result, options.now?.getTime()));
+  const rows = attempts.map((a, i) => ({
+    tenant_id: a.delivery.tenantId,
+    id: a.delivery.id,
+    automation_id: a.delivery.automationId,
+    attempt: a.delivery.attempt,
+    started_at: a.startedAt.toISOString(),
+    duration_ms: Math.max(0, Math.round(facts[i]!.durationMs)),
+    status_code: facts[i]!.statusCode,
+    excerpt: facts[i]!.responseExcerpt,
+  }));
+  // The function aula_outbox_record_successes (migration 0018) does it with its plans kept: the automations
+  // locked FOR KEY SHARE in id order; the deliveries succeeded where the claim is still the caller's; every attempt
+  // logged (ON CONFLICT DO NOTHING); failing streaks ended, those automations locked in id order.
+  const done = rowsOf<{ id: string }>(
+    await db.execute(
+      sql`SELECT id FROM aula_outbox_record_successes(${JSON.stringify(rows)}::jsonb, ${options.now === undefined ? null : options.now.toISOString()}::timestamptz)`,
+    ),
+  );
+  const applied = new Set(done.map((d) => d.id));
+  return attempts.map((a, i) => ({
+    facts: facts[i]!,
+    decision: { status: "succeeded" },
+    applied: applied.has(a.delivery.id),
+    disabledReason: null,
+  }));
 }

@@ -1,0 +1,260 @@
+/**
+ * The delivery loop as an engine (issue 11): woken by the commit that writes deliveries rather than by its poll,
+ * on both databases (PGlite's in-process notification, PostgreSQL's LISTEN on a connection of its own, which
+ * comes back after its backend is killed); a per-endpoint cap that keeps an endpoint hanging until the timeout from
+ * holding more than its share of the send slots; and successes recorded in batches, fenced like single records.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq, inArray, sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { automations, deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
+import { sealSecret } from "../../platform/crypto/secret-box.js";
+import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
+import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { emitEvent } from "../events/emit.js";
+import { claimDue } from "./claim.js";
+import { recordSuccesses } from "./record.js";
+import { rowsOf } from "./sql.js";
+import { keyringFrom, startDeliveryLoop } from "./worker.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = pino({ level: "silent" });
+
+let h: Harness;
+let client: OutboundClient;
+let server: Server;
+let port: number;
+/** Requests by route (first path segment), in arrival order, and those still unanswered per route. */
+const received = new Map<string, { id: string; at: number }[]>();
+const open = new Map<string, number>();
+const mostOpen = new Map<string, number>();
+/** Routes that never answer (the client's deadline ends them). */
+const hanging = new Set<string>();
+
+beforeAll(async () => {
+  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_TIMEOUT_MS: "1500" });
+  client = createOutboundClient(h.config.outbound, { resolve: h.ctx.resolve });
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const route = (req.url ?? "/").split("/")[1] ?? "";
+    const now = (open.get(route) ?? 0) + 1;
+    open.set(route, now);
+    mostOpen.set(route, Math.max(mostOpen.get(route) ?? 0, now));
+    res.on("close", () => open.set(route, (open.get(route) ?? 1) - 1));
+    req.resume();
+    req.on("end", () => {
+      const id = String(req.headers["webhook-id"]);
+      received.set(route, [...(received.get(route) ?? []), { id, at: performance.now() }]);
+      if (!hanging.has(route)) {
+        res.statusCode = 204;
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await client?.destroy();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await h?.close();
+});
+
+interface Endpoint {
+  tenant: TestTenant;
+  id: string;
+  route: string;
+}
+
+async function endpoint(tenant: TestTenant): Promise<Endpoint> {
+  const id = randomUUID();
+  const route = randomBytes(6).toString("hex");
+  await h.database.db.insert(automations).values({
+    tenantId: tenant.id,
+    id,
+    name: "engine test",
+    triggerEvent: "lesson_completed",
+    action: { type: "send_webhook", url: `http://127.0.0.2:${port}/${route}/hook` },
+    signingSecret: sealSecret(
+      `whsec_${randomBytes(24).toString("base64")}`,
+      keyringFrom(h.ctx),
+      `automation:${id}`,
+    ),
+  });
+  return { tenant, id, route };
+}
+
+/** One lesson_completed event in its own transaction, as a service emits it; resolves after the commit. */
+async function emit(tenant: TestTenant): Promise<void> {
+  await h.database.db.transaction(async (tx) => {
+    await emitEvent(tx, {
+      tenantId: tenant.id,
+      type: "lesson_completed",
+      actor: { type: "system" },
+      data: {
+        courseId: randomUUID(),
+        lessonId: randomUUID(),
+        moduleId: null,
+        enrollmentId: randomUUID(),
+        completedAt: new Date().toISOString(),
+        timeSpentSeconds: 60,
+        scorePercent: 90,
+        progressPercent: 50,
+        courseCompleted: false,
+      },
+    });
+  });
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+describe("woken on commit", () => {
+  it("delivers an event's webhook at once though the loop's poll is a minute away", async () => {
+    const tenant = await makeTenant(h);
+    const e = await endpoint(tenant);
+    const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+    try {
+      await sleep(100); // the loop's first claim (at start) has found nothing
+      const latencies: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const committed = performance.now();
+        await emit(tenant);
+        await until("the receipt", () => (received.get(e.route)?.length ?? 0) === i + 1);
+        latencies.push((received.get(e.route)?.at(-1)?.at ?? 0) - committed);
+      }
+      // Without the wake-up each would wait for the poll (60 s); the bound leaves room for a loaded CI machine.
+      expect(Math.max(...latencies)).toBeLessThan(2_000);
+    } finally {
+      await loop.stop();
+    }
+  });
+
+  it.skipIf(process.env.DATABASE_URL === undefined)(
+    "listens again after its PostgreSQL connection is killed, and catches up on what it missed",
+    async () => {
+      const tenant = await makeTenant(h);
+      const e = await endpoint(tenant);
+      const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+      try {
+        const listening = sql`SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN aula_outbox' AND datname = current_database()`;
+        const listeners = async () => rowsOf<{ pid: number }>(await h.database.db.execute(listening));
+        await until("the LISTEN connection", async () => (await listeners()).length > 0);
+        const before = (await listeners()).map((r) => r.pid);
+        await h.database.db.execute(
+          sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY (${sql.param(before)}::int[])`,
+        );
+        // Written while no connection listens: found when the connection comes back, not at the next poll.
+        await emit(tenant);
+        await until("the receipt after reconnecting", () => (received.get(e.route)?.length ?? 0) === 1);
+        await emit(tenant);
+        await until(
+          "a receipt woken by the new connection",
+          () => (received.get(e.route)?.length ?? 0) === 2,
+        );
+      } finally {
+        await loop.stop();
+      }
+    },
+  );
+});
+
+describe("fair between endpoints", () => {
+  it("an endpoint that hangs until the timeout holds at most its cap of the send slots", async () => {
+    const tenant = await makeTenant(h);
+    const stuck = await endpoint(tenant);
+    hanging.add(stuck.route);
+    const healthy = await Promise.all(Array.from({ length: 3 }, () => endpoint(tenant)));
+    // Every event goes to all four; the stuck endpoint's deliveries are the oldest due at every claim.
+    for (let i = 0; i < 8; i++) await emit(tenant);
+    const loop = startDeliveryLoop(h.ctx, log, {
+      pollMs: 50,
+      concurrency: 4,
+      endpointConcurrency: 1,
+      client,
+      tenantIds: [tenant.id],
+    });
+    try {
+      const started = performance.now();
+      await until("the healthy endpoints' 24 deliveries", () =>
+        healthy.every((e) => (received.get(e.route)?.length ?? 0) === 8),
+      );
+      // Without the cap, the stuck endpoint's deliveries fill all four slots for 1.5 s at a time.
+      expect(performance.now() - started).toBeLessThan(1_400);
+      expect(mostOpen.get(stuck.route)).toBe(1);
+      for (const e of healthy) expect(mostOpen.get(e.route)).toBe(1);
+    } finally {
+      await loop.stop();
+      hanging.delete(stuck.route);
+    }
+  });
+
+  it("a claim takes at most an endpoint's free slots, and none of an endpoint at its cap", async () => {
+    const tenant = await makeTenant(h);
+    const [a, b, c] = await Promise.all([endpoint(tenant), endpoint(tenant), endpoint(tenant)]);
+    for (let i = 0; i < 5; i++) await emit(tenant);
+    const claimed = await claimDue(h.database.db, {
+      limit: 100,
+      leaseSeconds: 60,
+      endpointLimit: 3,
+      endpointFree: new Map([
+        [a!.id, 0],
+        [b!.id, 1],
+      ]),
+      tenantIds: [tenant.id],
+    });
+    const count = (e: Endpoint) => claimed.claimed.filter((d) => d.automationId === e.id).length;
+    expect([count(a!), count(b!), count(c!)]).toEqual([0, 1, 3]);
+    expect(claimed.more).toBe(false);
+  });
+});
+
+describe("records in batches", () => {
+  it("writes many successes in one go, and leaves a claim taken over to its new owner", async () => {
+    const tenant = await makeTenant(h);
+    const e = await endpoint(tenant);
+    for (let i = 0; i < 30; i++) await emit(tenant);
+    const { claimed } = await claimDue(h.database.db, {
+      limit: 30,
+      leaseSeconds: 60,
+      tenantIds: [tenant.id],
+    });
+    expect(claimed).toHaveLength(30);
+    // The first claim's lease is taken over for one delivery: its record must not apply there.
+    const [takenOver] = claimed;
+    await h.database.db
+      .update(webhookDeliveries)
+      .set({ attempts: sql`attempts + 1` })
+      .where(eq(webhookDeliveries.id, takenOver!.id));
+    const ok = { ok: true as const, status: 204, headers: {}, body: "", truncated: false, durationMs: 3 };
+    const records = await recordSuccesses(
+      h.database.db,
+      claimed.map((delivery) => ({ delivery, result: ok, startedAt: new Date() })),
+    );
+    expect(records.filter((r) => r.applied)).toHaveLength(29);
+    expect(records[0]?.applied).toBe(false);
+    const ids = claimed.map((d) => d.id);
+    const rows = await h.database.db
+      .select({ id: webhookDeliveries.id, status: webhookDeliveries.status })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.id, ids));
+    expect(rows.filter((r) => r.status === "succeeded")).toHaveLength(29);
+    expect(rows.find((r) => r.id === takenOver!.id)?.status).toBe("delivering");
+    // Every attempt really made is in the log, the superseded one included.
+    const logged = await h.database.db
+      .select({ id: deliveryAttempts.deliveryId })
+      .from(deliveryAttempts)
+      .where(inArray(deliveryAttempts.deliveryId, ids));
+    expect(logged).toHaveLength(30);
+    expect(e.id).toBe(claimed[0]?.automationId);
+  });
+});

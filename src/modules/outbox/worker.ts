@@ -1,0 +1,449 @@
+/**
+ * The delivery worker: claim due deliveries (claim.ts), send each (send.ts), record what happened (record.ts). It
+ * runs in `npm run worker`, and inside `npm start` unless WORKER=off (worker/runner.ts); any number of them may run
+ * against one database.
+ *
+ * How it keeps up with the network:
+ * - Woken on commit: the fan-out NOTIFYs when it writes deliveries (wake.ts), and the loop claims at once; it polls
+ *   only as a fallback (WEBHOOK_POLL_MS), which is also what finds retries falling due.
+ * - Batched claims: one claim at a time takes as many deliveries as there is room for: the free send slots plus a
+ *   ready queue of as many again, so a slot that frees is refilled at once, and claims come in batches.
+ * - Concurrent sends: up to WEBHOOK_CONCURRENCY at once, and at most WEBHOOK_ENDPOINT_CONCURRENCY per endpoint
+ *   (automation), with at most as many more claimed for it; the claim itself leaves out endpoints at that bound
+ *   (claim.ts), so an endpoint that hangs until the timeout holds a few slots, never the worker.
+ * - Batched records: successful attempts wait for the recorder (recorder.ts), which writes every one that is
+ *   waiting in one statement as soon as the previous write is done; a failed attempt is recorded alone
+ *   (`recordAttempt`), since it may schedule a retry or disable its automation.
+ *
+ * A claim is a lease of two attempt timeouts (a ready delivery may wait for one send of its endpoint) plus
+ * WEBHOOK_LEASE_MARGIN_SECONDS. A claim or a record that fails (the database is away) is logged and tried again
+ * later: an unrecorded attempt's lease expires and the delivery is taken over, which may send it twice, never zero
+ * times (receivers deduplicate by `webhook-id`). The worker logs one line per claim and per recorded batch at
+ * debug level, never one per attempt above it.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { AppContext } from "../../platform/context.js";
+import type { Keyring } from "../../platform/crypto/secret-box.js";
+import {
+  createOutboundClient,
+  type OutboundClient,
+  type OutboundResult,
+} from "../../platform/outbound/client.js";
+import { type ClaimedDelivery, claimDue } from "./claim.js";
+import { type RecordResult, releaseClaim } from "./record.js";
+import { AttemptRecorder } from "./recorder.js";
+import { keyringOf, type OpenedSecret, openSigningSecret, sendDelivery } from "./send.js";
+import { OUTBOX_CHANNEL } from "./wake.js";
+
+/** What the delivery shows while it waits for an operator to restore the key (no attempt is logged). */
+export const SECRET_ERROR = "not sent yet: the signing secret cannot be read (server configuration)";
+
+export interface DrainOptions {
+  /** Deliveries claimed at once (default: the configured concurrency). */
+  batchSize?: number;
+  /** Sends in flight at once (default: WEBHOOK_CONCURRENCY). */
+  concurrency?: number;
+  /** Default: enough for the whole batch at `concurrency` with each send taking its full timeout. */
+  leaseSeconds?: number;
+  /** Tests only (fake clock): the queue's time; the database's clock otherwise. */
+  now?: () => Date;
+  /** Only these tenants' deliveries (tests sharing one database). */
+  tenantIds?: readonly string[];
+}
+
+/** Every option defaults to the configuration (`config.outbound.delivery`), as `npm run worker` runs it. */
+export interface DeliveryLoopOptions {
+  /** Fallback poll when nothing wakes the loop (WEBHOOK_POLL_MS). */
+  pollMs?: number;
+  /** Most deliveries one claim takes (default: `concurrency`). */
+  batchSize?: number;
+  /** WEBHOOK_CONCURRENCY. */
+  concurrency?: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY. */
+  endpointConcurrency?: number;
+  /** Default: one attempt's timeout plus WEBHOOK_LEASE_MARGIN_SECONDS. */
+  leaseSeconds?: number;
+  /** Default: `createOutboundClient(config.outbound, {resolve: ctx.resolve})`, closed by `stop()`. */
+  client?: OutboundClient;
+  /** Only these tenants' deliveries (tests sharing one database). */
+  tenantIds?: readonly string[];
+}
+
+export interface DeliveryLoop {
+  /** Stops claiming, waits for the sends in flight to be sent and recorded. */
+  stop(): Promise<void>;
+}
+
+export interface AttemptReport {
+  tenantId: string;
+  deliveryId: string;
+  attempt: number;
+  /**
+   * Undefined when no attempt was recorded: the record failed (logged; the lease expires and it is retried),
+   * or nothing was sent (the signing secret could not be opened; the delivery was put back).
+   */
+  record?: RecordResult;
+}
+
+export interface DrainSummary {
+  claimed: number;
+  /** Due deliveries of disabled automations, closed as failed without sending. */
+  abandoned: number;
+  attempts: AttemptReport[];
+}
+
+export function keyringFrom(ctx: AppContext): Keyring {
+  return keyringOf(ctx.config);
+}
+
+function timeoutSeconds(ctx: AppContext): number {
+  return Math.ceil(ctx.config.outbound.timeoutMs / 1000);
+}
+
+/**
+ * Opened signing secrets by their sealed form, so that a worker opens each automation's secret once rather than
+ * per delivery (AES-GCM). A rotated secret is a new sealed string, so it is never served stale; the cache is
+ * emptied when it fills (it holds one entry per endpoint in use).
+ */
+export class SecretCache {
+  private readonly opened = new Map<string, string>();
+  constructor(private readonly max = 10_000) {}
+
+  open(delivery: Pick<ClaimedDelivery, "automationId" | "signingSecret">, keyring: Keyring): OpenedSecret {
+    const cached = this.opened.get(delivery.signingSecret);
+    if (cached !== undefined) return { ok: true, secret: cached };
+    const opened = openSigningSecret(delivery, keyring);
+    if (opened.ok) {
+      if (this.opened.size >= this.max) this.opened.clear();
+      this.opened.set(delivery.signingSecret, opened.secret);
+    }
+    return opened;
+  }
+}
+
+interface Deps {
+  ctx: AppContext;
+  client: OutboundClient;
+  keyring: Keyring;
+  secrets: SecretCache;
+  recorder: AttemptRecorder;
+  log?: FastifyBaseLogger | undefined;
+  now?: (() => Date) | undefined;
+}
+
+type Sent = { result: OutboundResult; startedAt: Date } | undefined;
+
+/**
+ * Sends one claimed delivery. Undefined when nothing was sent: the signing secret could not be opened, and the
+ * delivery was put back for an operator to fix the keyring (no attempt is logged). Never throws.
+ */
+async function send(deps: Deps, delivery: ClaimedDelivery): Promise<Sent> {
+  const { ctx, client, keyring, log } = deps;
+  const startedAt = deps.now?.() ?? new Date();
+  try {
+    const opened = deps.secrets.open(delivery, keyring);
+    if (!opened.ok) {
+      const now = deps.now?.();
+      const released = await releaseClaim(ctx.database.db, delivery, {
+        reason: SECRET_ERROR,
+        ...(now === undefined ? {} : { now }),
+      });
+      log?.error(
+        {
+          tenantId: delivery.tenantId,
+          deliveryId: delivery.id,
+          automationId: delivery.automationId,
+          code: opened.code,
+          released,
+        },
+        "webhook not sent: the signing secret cannot be opened with the configured keyring",
+      );
+      return undefined;
+    }
+    // `webhook-timestamp` is always the real time: receivers check it against their own clocks.
+    const result = await sendDelivery(client, delivery, opened.secret, {
+      timeoutMs: ctx.config.outbound.timeoutMs,
+    });
+    return { result, startedAt };
+  } catch (err) {
+    log?.error(
+      { err, tenantId: delivery.tenantId, deliveryId: delivery.id },
+      "webhook not sent; it will be retried",
+    );
+    return undefined;
+  }
+}
+
+/** Sends and records one delivery (drainOnce). */
+async function deliver(deps: Deps, delivery: ClaimedDelivery): Promise<AttemptReport> {
+  const report: AttemptReport = {
+    tenantId: delivery.tenantId,
+    deliveryId: delivery.id,
+    attempt: delivery.attempt,
+  };
+  const sent = await send(deps, delivery);
+  if (sent === undefined) return report;
+  const record = await deps.recorder.record(delivery, sent.result, sent.startedAt);
+  if (record !== undefined) report.record = record;
+  return report;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+async function eachLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
+  return results;
+}
+
+/**
+ * Claims one batch and delivers it (tests, and anything that wants a synchronous drain). Throws only if the
+ * claim itself fails.
+ */
+export async function drainOnce(
+  ctx: AppContext,
+  client: OutboundClient,
+  options: DrainOptions = {},
+  log?: FastifyBaseLogger,
+): Promise<DrainSummary> {
+  const concurrency = options.concurrency ?? ctx.config.outbound.delivery.concurrency;
+  const batchSize = options.batchSize ?? concurrency;
+  const leaseSeconds =
+    options.leaseSeconds ??
+    Math.ceil(batchSize / concurrency) * timeoutSeconds(ctx) +
+      ctx.config.outbound.delivery.leaseMarginSeconds;
+  const { claimed, abandoned } = await claimDue(ctx.database.db, {
+    limit: batchSize,
+    leaseSeconds,
+    ...(options.now === undefined ? {} : { now: options.now() }),
+    ...(options.tenantIds === undefined ? {} : { tenantIds: options.tenantIds }),
+  });
+  const recorder = new AttemptRecorder(ctx.database.db, {
+    schedule: ctx.config.outbound.retryScheduleSeconds,
+    log,
+    now: options.now,
+  });
+  const deps: Deps = {
+    ctx,
+    client,
+    keyring: keyringFrom(ctx),
+    secrets: new SecretCache(),
+    recorder,
+    log,
+    now: options.now,
+  };
+  const attempts = await eachLimited(claimed, concurrency, (d) => deliver(deps, d));
+  return { claimed: claimed.length, abandoned: abandoned.length, attempts };
+}
+
+/** Starts the loop; see the module comment. */
+export function startDeliveryLoop(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  options: DeliveryLoopOptions = {},
+): DeliveryLoop {
+  const settings = ctx.config.outbound.delivery;
+  const pollMs = options.pollMs ?? settings.pollMs;
+  const concurrency = Math.max(1, options.concurrency ?? settings.concurrency);
+  const batchSize = Math.max(1, options.batchSize ?? concurrency);
+  const endpointConcurrency = Math.max(1, options.endpointConcurrency ?? settings.endpointConcurrency);
+  // A claimed delivery may wait in the ready queue for its endpoint's slot (at most one send of that endpoint,
+  // so one timeout) before its own send: the lease covers both.
+  const leaseSeconds = options.leaseSeconds ?? 2 * timeoutSeconds(ctx) + settings.leaseMarginSeconds;
+  const ownsClient = options.client === undefined;
+  const client = options.client ?? createOutboundClient(ctx.config.outbound, { resolve: ctx.resolve });
+  // Attempts sent but not yet written: past this many, claiming waits for the recorder (each holds a body).
+  const maxUnrecorded = 4 * concurrency;
+  /**
+   * Claimed ahead: up to this many deliveries wait, claimed, in the ready queue, so that a slot that frees is
+   * refilled at once instead of after the next claim's round trip (a claim takes milliseconds; a local send, one).
+   * Per endpoint, as many as its cap: an endpoint never holds more than twice its cap claimed.
+   */
+  const readyMax = concurrency;
+
+  let stopped = false;
+  let claiming: Promise<void> | undefined;
+  /** Something asked for a claim while one ran: claim again when it ends. */
+  let wanted = false;
+  /** More may be due than the last claim took: claim again as slots free. */
+  let backlog = false;
+  /** Consecutive failed claims: the database is away, so back off (up to 30 s) instead of hammering it. */
+  let failures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let inFlight = 0;
+  /** Sends in flight per automation. */
+  const sending = new Map<string, number>();
+  /** Claimed, not yet sent, oldest first; and how many of them per automation. */
+  let ready: ClaimedDelivery[] = [];
+  const waiting = new Map<string, number>();
+  const work = new Set<Promise<unknown>>();
+
+  const bump = (counts: Map<string, number>, automationId: string, by: number) => {
+    const next = (counts.get(automationId) ?? 0) + by;
+    if (next === 0) counts.delete(automationId);
+    else counts.set(automationId, next);
+  };
+
+  const wake = (): void => {
+    if (stopped || retryTimer !== undefined) return;
+    if (claiming !== undefined) {
+      wanted = true;
+      return;
+    }
+    wanted = false;
+    claiming = claim().finally(() => {
+      claiming = undefined;
+      if (wanted) wake();
+    });
+  };
+
+  const recorder = new AttemptRecorder(
+    ctx.database.db,
+    { schedule: ctx.config.outbound.retryScheduleSeconds, log },
+    () => {
+      if (backlog) wake();
+    },
+  );
+  const deps: Deps = { ctx, client, keyring: keyringFrom(ctx), secrets: new SecretCache(), recorder, log };
+
+  const start = (delivery: ClaimedDelivery): void => {
+    inFlight++;
+    bump(sending, delivery.automationId, 1);
+    const run = send(deps, delivery).then((sent) => {
+      inFlight--;
+      bump(sending, delivery.automationId, -1);
+      pump();
+      if (backlog) wake();
+      return sent === undefined ? undefined : recorder.record(delivery, sent.result, sent.startedAt);
+    });
+    work.add(run);
+    void run.finally(() => work.delete(run));
+  };
+
+  /** Starts ready deliveries, oldest first, while slots are free and their endpoints are under the cap. */
+  const pump = (): void => {
+    let i = 0;
+    while (i < ready.length && inFlight < concurrency) {
+      const delivery = ready[i]!;
+      if ((sending.get(delivery.automationId) ?? 0) < endpointConcurrency) {
+        ready.splice(i, 1);
+        bump(waiting, delivery.automationId, -1);
+        start(delivery);
+      } else {
+        i++;
+      }
+    }
+  };
+
+  const claim = async (): Promise<void> => {
+    const room = concurrency + readyMax - inFlight - ready.length;
+    // Every slot busy and half the ready queue waiting: a claim now would take only the few places just freed, so
+    // wait until it can take a larger batch (a statement per delivery would cost the database more than the sends).
+    // With a slot free, the ready ones are all waiting for their endpoints' caps, and the claim goes ahead.
+    const enoughReady = inFlight >= concurrency && ready.length >= readyMax / 2 && room < readyMax / 2;
+    if (room <= 0 || enoughReady || recorder.backlog >= maxUnrecorded) {
+      backlog = true; // a finished send or a written batch wakes the loop again
+      return;
+    }
+    const limit = Math.min(batchSize, room);
+    // Each endpoint may have its cap sending and its cap waiting.
+    const endpointLimit = 2 * endpointConcurrency;
+    const endpointFree = new Map<string, number>();
+    for (const automationId of new Set([...sending.keys(), ...waiting.keys()])) {
+      endpointFree.set(
+        automationId,
+        endpointLimit - (sending.get(automationId) ?? 0) - (waiting.get(automationId) ?? 0),
+      );
+    }
+    let result: Awaited<ReturnType<typeof claimDue>>;
+    try {
+      result = await claimDue(ctx.database.db, {
+        limit,
+        leaseSeconds,
+        endpointLimit,
+        endpointFree,
+        ...(options.tenantIds === undefined ? {} : { tenantIds: options.tenantIds }),
+      });
+      failures = 0;
+    } catch (err) {
+      failures++;
+      log.error({ err, failures }, "claiming webhook deliveries failed");
+      retryTimer = setTimeout(
+        () => {
+          retryTimer = undefined;
+          wake();
+        },
+        Math.min(30_000, pollMs * 2 ** failures),
+      );
+      return;
+    }
+    const { claimed, abandoned } = result;
+    if (abandoned.length > 0) {
+      log.info({ deliveries: abandoned }, "webhook deliveries of disabled automations closed");
+    }
+    for (const delivery of claimed) bump(waiting, delivery.automationId, 1);
+    ready.push(...claimed);
+    pump();
+    const taken = claimed.length + abandoned.length;
+    // Endpoints at their cap were left out of the claim: their due deliveries wait for a slot, which wakes us.
+    const capped = [...endpointFree.values()].some((left) => left <= 0);
+    backlog = result.more || taken >= limit || capped;
+    if (taken > 0) {
+      log.debug(
+        { claimed: claimed.length, abandoned: abandoned.length, inFlight, ready: ready.length },
+        "webhook deliveries claimed",
+      );
+      // Room left and more due (the per-endpoint cap passed some over): claim again at once.
+      if (backlog && inFlight + ready.length < concurrency + readyMax) wanted = true;
+    }
+  };
+
+  const poll = setInterval(wake, pollMs);
+  poll.unref();
+  let unlisten: Promise<(() => Promise<void>) | undefined> = ctx.database
+    .listen(OUTBOX_CHANNEL, wake)
+    .catch((err: unknown) => {
+      log.error({ err }, "cannot listen for new webhook deliveries; polling only");
+      return undefined;
+    });
+  wake();
+  log.info(
+    { pollMs, batchSize, concurrency, endpointConcurrency, leaseSeconds },
+    "webhook delivery loop started",
+  );
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      clearTimeout(retryTimer);
+      const stopListening = await unlisten;
+      unlisten = Promise.resolve(undefined);
+      await stopListening?.();
+      await claiming;
+      // Claimed but never started: put back, due at once, rather than left for their leases to expire.
+      const unsent = ready;
+      ready = [];
+      await Promise.all(
+        unsent.map((delivery) =>
+          releaseClaim(ctx.database.db, delivery, { delaySeconds: 0 }).catch((err: unknown) =>
+            log.error({ err, deliveryId: delivery.id }, "could not put a claimed delivery back"),
+          ),
+        ),
+      );
+      // Sends are bounded by the attempt timeout; each is handed to the recorder before its promise settles.
+      while (work.size > 0) await Promise.all(work);
+      await recorder.idle();
+      if (ownsClient) await client.close();
+    },
+  };
+}
