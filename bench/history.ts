@@ -16,6 +16,11 @@
  * EXPLAINS times, each in a transaction rolled back: the median execution time is the database's own cost of a
  * claim (no round trip, no commit), and the pages it touched are the plan's buffers.
  *
+ * Between (l0) and (l1), (l2): a dead endpoint's backlog ahead of the rest (issue 11's fairness at scale). An 11th
+ * automation of the tenant gets BACKLOG deliveries due before every other one, and the same claims run as the
+ * worker runs them while that endpoint holds its cap (`endpointFree` 0 for it): each must take CLAIM_LIMIT of the
+ * others and none of its, at about (l0)'s cost (l2/l0, target ≥ 0.8). Its rows are deleted afterwards.
+ *
  * Then the history goes through the worker's retention purge (`purgeCompletedDeliveries`), timed: rows/s.
  * Checks: every claim took CLAIM_LIMIT deliveries of the scenario's tenant and abandoned none; no other tenant had
  * due deliveries (they would be claimed too); the purge removed exactly the history, no completed row of the
@@ -23,16 +28,15 @@
  * are deleted.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
-import pg from "pg";
 import { loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
 import { createAutomation } from "../src/modules/automations/service.js";
-import { claimDue } from "../src/modules/outbox/claim.js";
+import { type ClaimOptions, claimDue } from "../src/modules/outbox/claim.js";
 import { PURGE_BATCH_SIZE, purgeCompletedDeliveries } from "../src/modules/outbox/retention.js";
 import { rowsOf } from "../src/modules/outbox/sql.js";
 import { systemResolver } from "../src/platform/outbound/resolver.js";
+import { explainClaim } from "./explain-claim.js";
 import { type LatencySummary, summarise } from "./protocol.js";
 import { makeTenant } from "./seed.js";
 
@@ -48,8 +52,10 @@ const INSERT_BATCH = 100_000;
 const EXPLAINS = 5;
 /** The history's completion times: spread over this many days, the newest a day past retention. */
 const HISTORY_SPAN_DAYS = 30;
+/** (l2): due deliveries of one endpoint at its cap, ahead of the PENDING ones. */
+export const BACKLOG = 50_000;
 
-export type HistoryScenario = "l0" | "l1";
+export type HistoryScenario = "l0" | "l1" | "l2";
 
 export interface PurgeReport {
   /** What removed the history: the worker's purge, or one SQL DELETE when src/ has no purge yet. */
@@ -128,6 +134,8 @@ async function count(db: Db, query: SQL): Promise<number> {
 interface Setup {
   tenantId: string;
   automationIds: string[];
+  /** (l2)'s endpoint, which holds its cap: none of the PENDING rows are its. */
+  backlogId: string;
   retentionDays: number;
 }
 
@@ -161,7 +169,7 @@ async function seed(database: Database): Promise<Setup> {
   const tenant = await makeTenant(database.db, loadPlanConfig({}), "history");
   const deps = { db: database.db, config, resolve: systemResolver };
   const automationIds: string[] = [];
-  for (let i = 0; i < AUTOMATIONS; i++) {
+  for (let i = 0; i <= AUTOMATIONS; i++) {
     const created = await createAutomation(
       deps,
       tenant.id,
@@ -174,6 +182,7 @@ async function seed(database: Database): Promise<Setup> {
     );
     automationIds.push(created.id);
   }
+  const backlogId = automationIds.pop() as string;
   // Due a little while ago, a millisecond apart, round-robin over the endpoints.
   await database.db.execute(sql`
     INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body,
@@ -182,7 +191,12 @@ async function seed(database: Database): Promise<Setup> {
       gen_random_uuid(), 'lesson_completed', 'pending', ${URL_OF}, '{}'::jsonb, ${BODY}, 0,
       now() - interval '1 hour' + n * interval '1 millisecond', now() - interval '1 hour'
     FROM generate_series(1, ${PENDING}) AS n`);
-  return { tenantId: tenant.id, automationIds, retentionDays: config.outbound.delivery.retentionDays };
+  return {
+    tenantId: tenant.id,
+    automationIds,
+    backlogId,
+    retentionDays: config.outbound.delivery.retentionDays,
+  };
 }
 
 /** `rows` succeeded deliveries, each with its succeeded attempt, completed past retention. */
@@ -209,6 +223,23 @@ async function insertHistory(db: Db, setup: Setup, rows: number, log: (m: string
   }
   // The attempts' trigger filled per-minute stats for a month back, which production purges after two hours.
   await deleteStats(db, setup);
+}
+
+/** (l2): BACKLOG deliveries of the backlog endpoint, due before every PENDING one. */
+async function insertBacklog(db: Db, setup: Setup): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body,
+      attempts, next_attempt_at, created_at)
+    SELECT ${setup.tenantId}::uuid, ${setup.backlogId}::uuid, gen_random_uuid(), 'lesson_completed', 'pending',
+      ${URL_OF}, '{}'::jsonb, ${BODY}, 0, now() - interval '2 hours' + n * interval '100 microseconds',
+      now() - interval '2 hours'
+    FROM generate_series(1, ${BACKLOG}) AS n`);
+}
+
+async function deleteBacklog(db: Db, setup: Setup): Promise<void> {
+  await db.execute(sql`
+    DELETE FROM webhook_deliveries
+    WHERE tenant_id = ${setup.tenantId}::uuid AND automation_id = ${setup.backlogId}::uuid`);
 }
 
 /** The tenant's delivery_stats rows, where the schema has the table (migration 0016). */
@@ -242,15 +273,23 @@ interface Round {
   problems: string[];
 }
 
-async function claimRound(db: Db, setup: Setup): Promise<Round> {
+/** The claim as the worker makes it in each phase: (l2)'s with the backlog endpoint at its cap. */
+function claimOptions(setup: Setup, scenario: HistoryScenario): ClaimOptions {
+  const claim: ClaimOptions = { limit: CLAIM_LIMIT, leaseSeconds: LEASE_SECONDS };
+  return scenario === "l2" ? { ...claim, endpointFree: new Map([[setup.backlogId, 0]]) } : claim;
+}
+
+async function claimRound(db: Db, setup: Setup, claim: ClaimOptions): Promise<Round> {
   const out: Round = { ms: [], claimed: [], problems: [] };
   for (let i = 0; i < PENDING / CLAIM_LIMIT; i++) {
     const t = performance.now();
-    const result = await claimDue(db, { limit: CLAIM_LIMIT, leaseSeconds: LEASE_SECONDS });
+    const result = await claimDue(db, claim);
     out.ms.push(performance.now() - t);
     out.claimed.push(result.claimed.length);
     const foreign = result.claimed.filter((d) => d.tenantId !== setup.tenantId).length;
     if (foreign > 0) out.problems.push(`a claim took ${foreign} deliveries of other tenants`);
+    const capped = result.claimed.filter((d) => d.automationId === setup.backlogId).length;
+    if (capped > 0) out.problems.push(`a claim took ${capped} deliveries of the endpoint at its cap`);
     if (result.abandoned.length > 0) out.problems.push(`a claim abandoned ${result.abandoned.length}`);
   }
   await restore(db, setup);
@@ -273,13 +312,14 @@ async function measurePhase(
         WHERE status IN ('pending', 'delivering') AND tenant_id <> ${setup.tenantId}::uuid`,
   );
   if (others > 0) problems.push(`${others} due or leased deliveries of other tenants in the table`);
-  const warm = await claimRound(db, setup);
+  const claim = claimOptions(setup, scenario);
+  const warm = await claimRound(db, setup, claim);
   problems.push(...warm.problems.map((p) => `warm-up: ${p}`));
   const ms: number[] = [];
   const claimed: number[] = [];
   const meter = options.cpuMeter();
   for (let r = 0; r < ROUNDS; r++) {
-    const round = await claimRound(db, setup);
+    const round = await claimRound(db, setup, claim);
     ms.push(...round.ms);
     claimed.push(...round.claimed);
     problems.push(...round.problems);
@@ -289,7 +329,7 @@ async function measurePhase(
   let plan: string[] = [];
   const executions: number[] = [];
   for (let i = 0; i < EXPLAINS; i++) {
-    const explained = await explainClaim(options.databaseUrl);
+    const explained = await explainClaim(options.databaseUrl, claim);
     plan = explained.plan;
     if (explained.executionMs !== null) executions.push(explained.executionMs);
   }
@@ -309,7 +349,10 @@ async function measurePhase(
   const tableRows = await count(db, sql`SELECT count(*) AS n FROM webhook_deliveries`);
   return {
     scenario,
-    name: `(l) claim of ${CLAIM_LIMIT}, ${formatCount(completedRows)} completed`,
+    name:
+      scenario === "l2"
+        ? `(l) claim of ${CLAIM_LIMIT}, ${formatCount(BACKLOG)} capped ahead`
+        : `(l) claim of ${CLAIM_LIMIT}, ${formatCount(completedRows)} completed`,
     db: "postgres",
     rows: completedRows,
     // At the median claim, as (i) reports items/s at its median request: one stall (a checkpoint, autovacuum)
@@ -333,69 +376,6 @@ async function measurePhase(
       problems,
     },
   };
-}
-
-/**
- * EXPLAIN (ANALYZE, BUFFERS) of one claim exactly as claimDue builds it: its first statement is taken from a
- * recording executor (claimDue only calls `execute`), then run on a connection of its own inside a transaction
- * that is rolled back, so the claim's UPDATE leaves nothing behind. The claim is a PL/pgSQL function (migration
- * 0018), whose EXPLAIN shows a Function Scan only, so the statement runs under auto_explain with nested statements
- * logged at NOTICE: the plan of the statement inside the function comes back as a notice, followed by the outer
- * EXPLAIN. Without auto_explain (LOAD needs a superuser) only the outer EXPLAIN is kept.
- */
-async function explainClaim(url: string): Promise<{ plan: string[]; executionMs: number | null }> {
-  const statements: SQL[] = [];
-  const recorder = {
-    execute: async (query: SQL) => {
-      statements.push(query);
-      return { rows: [] };
-    },
-  } as unknown as Db;
-  await claimDue(recorder, { limit: CLAIM_LIMIT, leaseSeconds: LEASE_SECONDS });
-  const first = statements[0];
-  if (first === undefined) return { plan: ["claimDue ran no statement"], executionMs: null };
-  const query = new PgDialect().sqlToQuery(first);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const notices: string[] = [];
-  client.on("notice", (notice) => notices.push(notice.message ?? ""));
-  try {
-    let nested = true;
-    try {
-      await client.query("LOAD 'auto_explain'");
-      for (const setting of [
-        "auto_explain.log_min_duration = 0",
-        "auto_explain.log_analyze = on",
-        "auto_explain.log_buffers = on",
-        "auto_explain.log_nested_statements = on",
-        "auto_explain.log_level = notice",
-      ]) {
-        await client.query(`SET ${setting}`);
-      }
-    } catch {
-      nested = false;
-    }
-    await client.query("BEGIN");
-    try {
-      const outer = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`, query.params);
-      const outerPlan = outer.rows.map((r: Record<string, string>) => r["QUERY PLAN"] ?? "");
-      const execution = outerPlan.map((l) => /Execution Time: ([\d.]+) ms/.exec(l)).find((m) => m !== null);
-      const inner = notices.flatMap((n) => n.split("\n"));
-      // The statement inside the function, timed by auto_explain; the outer EXPLAIN adds the function call.
-      const duration = nested
-        ? inner.map((l) => /duration: ([\d.]+) ms/.exec(l)).find((m) => m !== null)
-        : null;
-      const ms = (duration ?? execution)?.[1];
-      return {
-        plan: nested ? [...inner, "", "the outer statement:", ...outerPlan] : outerPlan,
-        executionMs: ms === undefined ? null : Number(ms),
-      };
-    } finally {
-      await client.query("ROLLBACK");
-    }
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -436,6 +416,10 @@ export async function measureHistory(
   try {
     const empty = await measurePhase(database, setup, "l0", 0, options);
     log(options, empty);
+    await insertBacklog(db, setup);
+    const backlog = await measurePhase(database, setup, "l2", 0, options);
+    await deleteBacklog(db, setup);
+    log(options, backlog);
     const t0 = performance.now();
     await insertHistory(db, setup, options.rows, options.log);
     const seedSeconds = (performance.now() - t0) / 1000;
@@ -454,7 +438,7 @@ export async function measureHistory(
       `postgres: history removed by ${purged.method}: ${purged.rows} rows in ${purged.seconds} s ` +
         `(${purged.rowsPerSecond} rows/s)`,
     );
-    return [empty, full];
+    return [empty, backlog, full];
   } finally {
     await db.execute(sql`DELETE FROM webhook_deliveries WHERE tenant_id = ${setup.tenantId}::uuid`);
     await deleteStats(db, setup);

@@ -38,7 +38,8 @@
  *   (l) the claim as history grows (bench/history.ts): claimDue of 100 out of 2,000 due deliveries, timed
  *       directly, with none (l0) and BENCH_HISTORY (l1) succeeded deliveries (and their attempts) in the outbox —
  *       per claim mean/p50/p99, l1/l0 in claims/s (target ≈ 1), the claim's EXPLAIN after each (execution time
- *       and pages touched), then the history purged by the worker's retention job (rows/s).
+ *       and pages touched), then the history purged by the worker's retention job (rows/s); between them (l2),
+ *       the same claims with 50,000 due deliveries of an endpoint at its cap ahead of the rest, l2/l0 (target ≥ 0.8);
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -1138,7 +1139,7 @@ function fairnessChecks(measurements: Measurement[]): string[] {
   });
 }
 
-/** (l0), (l1): the claim's cost per call with and without history. */
+/** (l0), (l2), (l1): the claim's cost per call with nothing else, a capped endpoint's backlog ahead, a history. */
 function historyTable(measurements: Measurement[]): string {
   const header = [
     "scenario",
@@ -1264,6 +1265,8 @@ function ratios(measurements: Measurement[]): Ratio[] {
   const pages = (scenario: HistoryScenario) =>
     measurements.find((m) => m.scenario === scenario)?.history?.planBuffers ?? undefined;
   ratio("l1/l0 (claim EXPLAIN buffers)", pages("l1"), pages("l0"), null);
+  ratio("l2/l0 (claims/s, 50k due of a capped endpoint ahead/none)", own("l2"), own("l0"), 0.8);
+  ratio("l2/l0 (claim EXPLAIN execution ms)", planMs("l2"), planMs("l0"), null);
   return out;
 }
 
@@ -1696,7 +1699,10 @@ async function main(): Promise<void> {
         "history.plan: EXPLAIN (ANALYZE, BUFFERS) of the claim's statement after each phase, rolled back, with the " +
         "plan of the statement inside the claim's PL/pgSQL function from auto_explain (nested, at NOTICE) " +
         "(planExecutionMs: the database's own cost of one claim, without round trip and commit). history.purge: " +
-        "how the history was removed, rows/s. The tenant's deliveries are deleted afterwards.",
+        "how the history was removed, rows/s. (l2), between (l0) and (l1): an 11th automation with 50,000 due " +
+        "deliveries due before all the others, the same claims with endpointFree {that automation: 0} (the " +
+        "worker's claim while that endpoint holds its cap); none of its rows may be claimed; deleted afterwards. " +
+        "The tenant's deliveries are deleted afterwards.",
     ],
     seedSeconds,
     measurements,

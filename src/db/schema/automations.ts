@@ -124,6 +124,12 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_pending_idx")
       .on(t.tenantId, t.automationId, t.createdAt)
       .where(sql`${t.completedAt} IS NULL`),
+    // Per endpoint, the unfinished deliveries by when they are due: when one endpoint's backlog fills the head of
+    // the due index, the claim reaches the other endpoints through this one (a skip scan over the endpoints with
+    // work, then each one's oldest due rows) instead of reading past the backlog.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.tenantId, t.automationId, t.nextAttemptAt)
+      .where(sql`${t.completedAt} IS NULL`),
     // The retention purge finds expired completed rows by age without reading the history around them.
     index("webhook_deliveries_completed_idx").on(t.completedAt).where(sql`${t.completedAt} IS NOT NULL`),
   ],

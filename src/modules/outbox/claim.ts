@@ -122,8 +122,12 @@ export async function claimDue(db: Executor, options: ClaimOptions): Promise<Cla
  *
  * The statement reads the oldest due rows without locking them (the partial index `webhook_deliveries_due_idx`
  * holds only unfinished rows, pending and delivering, so the scan costs the same whatever the number of
- * completed deliveries),
- * keeps those within each endpoint's allowance, and only then locks the oldest `limit` of them, `FOR UPDATE SKIP
+ * completed deliveries), at most `CANDIDATES_PER_SLOT × limit` of them whoever they belong to, and keeps those
+ * within each endpoint's allowance. When that head of the queue is full and still leaves the claim short (one
+ * endpoint's backlog fills it: an endpoint at its cap, one past its allowance, or a suspended tenant's), it goes
+ * endpoint by endpoint instead (a skip scan over the endpoints with unfinished deliveries, then each one's oldest
+ * due rows up to its allowance, on `webhook_deliveries_endpoint_due_idx`): a probe per endpoint with work, never a
+ * row per delivery of the backlog ahead (migration 0019). Only then does it lock the oldest `limit` of them, `FOR UPDATE SKIP
  * LOCKED`: a row another worker is claiming at that moment is skipped for the next one in the allowed set (so two
  * claims at once rarely come back short), and one it claimed since the scan no longer matches (its new version is
  * neither due nor at the scanned address), so no row is claimed twice. Only the rows taken are locked.
@@ -135,12 +139,14 @@ async function claimRound(db: Executor, options: ClaimOptions): Promise<ClaimRes
   const full = busy.filter(([, free]) => free <= 0).map(([id]) => id);
   const partial = busy.filter(([, free]) => free > 0);
   const scan = limit * CANDIDATES_PER_SLOT;
-  // The statement is the function aula_outbox_claim (migration 0018, planned at each call with these values): in
-  // outline,
-  //   candidates: the oldest `scan` due rows (webhook_deliveries_due_idx: completed_at IS NULL, read up to
+  // The statement is the function aula_outbox_claim (migrations 0018 and 0019, planned at each call with these
+  // values): in outline,
+  //   head:       the oldest `scan` due rows (webhook_deliveries_due_idx: completed_at IS NULL, read up to
   //               next_attempt_at <= now, which every due row meets, so retries scheduled for later are not
-  //               walked), without locks, leaving out endpoints at their cap and inactive tenants;
-  //   allowed:    of those, the first `free` of each endpoint (row_number() per automation);
+  //               walked), without locks;
+  //   allowed:    of those, the first `free` of each endpoint (row_number() per automation), leaving out endpoints
+  //               at their cap and inactive tenants; when the head was full and this is short of `limit`, instead
+  //               each endpoint's oldest `free` due rows (skip scan over endpoints with unfinished rows);
   //   locked:     the oldest `limit` allowed rows still due, FOR UPDATE SKIP LOCKED (MATERIALIZED: run once);
   //   claimed:    updated by physical address (a TID scan), `delivering` with a lease, or `failed` when the
   //               automation has been disabled since.

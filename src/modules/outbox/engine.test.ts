@@ -216,6 +216,39 @@ describe("fair between endpoints", () => {
     expect([count(a!), count(b!), count(c!)]).toEqual([0, 1, 3]);
     expect(claimed.more).toBe(false);
   });
+  it("reaches the other endpoints past one endpoint's backlog at the head of the queue", async () => {
+    const tenant = await makeTenant(h);
+    const [a, b] = await Promise.all([endpoint(tenant), endpoint(tenant)]);
+    for (let i = 0; i < 3; i++) await emit(tenant);
+    // 500 more of a's deliveries, due an hour ago: every row the claim's bounded look at the head of the queue
+    // reads is a's.
+    await h.database.db.execute(sql`
+      INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body,
+        attempts, next_attempt_at)
+      SELECT tenant_id, automation_id, event_id, event_type, 'pending', url, headers, body, 0,
+        now() - interval '1 hour' + n * interval '1 millisecond'
+      FROM webhook_deliveries, generate_series(1, 500) AS n
+      WHERE tenant_id = ${tenant.id} AND automation_id = ${a!.id}
+      LIMIT 500`);
+    const claim = (free: Map<string, number>) =>
+      claimDue(h.database.db, {
+        limit: 10,
+        leaseSeconds: 60,
+        endpointLimit: 5,
+        endpointFree: free,
+        tenantIds: [tenant.id],
+      });
+    const count = (result: Awaited<ReturnType<typeof claim>>, e: Endpoint) =>
+      result.claimed.filter((d) => d.automationId === e.id).length;
+    // a within its allowance: five of its backlog, and b's three, in one claim.
+    const first = await claim(new Map());
+    expect([count(first, a!), count(first, b!)]).toEqual([5, 3]);
+    expect(first.more).toBe(true);
+    // a at its cap: none of a's, and b's (already claimed) not again; a new event of b's is reached.
+    await emit(tenant);
+    const second = await claim(new Map([[a!.id, 0]]));
+    expect([count(second, a!), count(second, b!)]).toEqual([0, 1]);
+  });
 });
 
 describe("records in batches", () => {
