@@ -15,6 +15,7 @@ import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
@@ -39,4 +40,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  settingsRoutes(app, ctx);
 }
