@@ -109,7 +109,7 @@ describe("user_inactive and the institution's inactivity settings", () => {
     const found = await eventsOf(t, "user_inactive");
     const mine = found.find((e) => (e.data as { userId: string }).userId === learner.id);
     expect(mine?.data).toMatchObject({ inactiveDays: 20, thresholdDays: 14, basis: "activity" });
-    const last = Date.parse((mine?.data as { lastActivityAt: string }).lastActivityAt);
+    const last = Date.parse(String((mine?.data as { lastActivityAt?: string } | undefined)?.lastActivityAt));
     expect(Math.abs(last - Date.parse(daysAgo(20)))).toBeLessThan(60_000);
     // The administrator has no enrollment: measured from sign-up, 60 days ago.
     const admin = found.find((e) => (e.data as { userId: string }).userId === t.adminUserId);
