@@ -13,6 +13,7 @@ import {
   type SettingsRecord,
 } from "./schemas.js";
 
+export { assertEmailAllowed, type EmailDomainPolicy, emailDomainPolicy } from "./email-domains.js";
 export { letterFor } from "./grading.js";
 export type { SettingsRecord } from "./schemas.js";
 

@@ -1,11 +1,12 @@
 import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
-import type { AppError } from "../../platform/errors/app-error.js";
+import { AppError } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
+import { emailDomainPolicy } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { adminRequired, mayAssignRole } from "./roles.js";
 import type { BulkCreateUsersInput, UserRecord } from "./schemas.js";
@@ -63,14 +64,18 @@ export async function bulkCreateUsers(
   });
 
   return db.transaction(async (tx) => {
+    const domains = await emailDomainPolicy(tx, tenantId);
     const taken = await repo.takenEmails(
       tx,
       tenantId,
       candidates.map((c) => c.key),
     );
     const fresh = candidates.filter((c) => {
-      if (!taken.has(c.key)) return true;
-      outcomes[c.index] = skipped(c.index);
+      if (taken.has(c.key)) outcomes[c.index] = skipped(c.index);
+      else if (!domains.admits(c.email)) {
+        const detail = domains.refusal(`items[${c.index}].email`);
+        outcomes[c.index] = failed(c.index, new AppError("validation_failed", { details: [detail] }));
+      } else return true;
       return false;
     });
     // The plan before the classes: every path takes the tenant's lock first, so none waits on the other in a cycle.

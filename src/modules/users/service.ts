@@ -10,6 +10,7 @@ import { type EventInput, emitEvent, emitEvents } from "../events/emit.js";
 import { issueInvitation } from "../invites/issue.js";
 import * as invitations from "../invites/repo.js";
 import { DEFAULT_TTL_DAYS } from "../invites/schemas.js";
+import { assertEmailAllowed } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { assertMayAssignRole } from "./roles.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
@@ -93,6 +94,7 @@ export async function createUser(
   assertMayAssignRole(actor, input.role);
   const groupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
+    await assertEmailAllowed(tx, tenantId, input.email);
     if (input.role === "student") await reserveStudentSeats(tx, plans, tenantId);
     await assertJoinable(tx, tenantId, groupIds, groupIds);
     const id = await repo
@@ -201,6 +203,9 @@ export async function updateUser(
         assertMayAssignRole(actor, "institution_admin");
       const demoted = input.role !== undefined && input.role !== "institution_admin";
       if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
+    }
+    if (input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase()) {
+      await assertEmailAllowed(tx, tenantId, input.email);
     }
     // A seat, unless a student enrollment already has the user counted.
     if (input.role === "student" && current.role !== "student") await admitStudent(tx, plans, tenantId, id);
