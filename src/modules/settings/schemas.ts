@@ -79,14 +79,12 @@ export const Security = Type.Object(
         "domains exactly (`escola.edu.br` does not admit `aluno.escola.edu.br`); existing users are kept. " +
         "Lowercase DNS names.",
     }),
-    sessionTimeoutMinutes: Type.Integer({
-      minimum: 15,
-      maximum: 1440,
-      default: 1440,
+    sessionTimeoutMinutes: Type.Union([Type.Integer({ minimum: 15, maximum: 1440 }), Type.Null()], {
+      default: null,
       description:
-        "A signed-in session ends after this many minutes without activity (no request refreshed it). The " +
+        "A signed-in session ends after this many minutes without activity (no refresh of its cookies). The " +
         "access token never outlives it, and a refresh token unused this long is refused, including those " +
-        "issued before the setting changed.",
+        "issued before the setting changed. null: sessions last as the platform configures them.",
     }),
   },
   { additionalProperties: false },

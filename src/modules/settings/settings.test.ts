@@ -55,7 +55,7 @@ describe("GET /api/institution/settings", () => {
     expect(res.json()).toEqual(DEFAULT_SETTINGS);
     expect(res.json()).toMatchObject({
       general: { locale: "pt-BR", timezone: "America/Sao_Paulo", dateFormat: "DD/MM/YYYY" },
-      security: { allowedEmailDomains: [], sessionTimeoutMinutes: 1440 },
+      security: { allowedEmailDomains: [], sessionTimeoutMinutes: null },
       inactivity: { userInactiveDays: 30, enrollmentInactiveDays: 14, basis: "access" },
       learning: {
         gradingScale: [{ letter: "A", minPercent: 90 }, {}, {}, {}, { letter: "F", minPercent: 0 }],
@@ -271,10 +271,8 @@ describe("GET /api/institution/settings/schema", () => {
       "security",
     ]);
     expect(schema.properties.security.properties.sessionTimeoutMinutes).toMatchObject({
-      type: "integer",
-      minimum: 15,
-      maximum: 1440,
-      default: 1440,
+      anyOf: [{ type: "integer", minimum: 15, maximum: 1440 }, { type: "null" }],
+      default: null,
     });
   });
 });
