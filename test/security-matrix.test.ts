@@ -39,6 +39,7 @@ import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as people } from "./matrix/people.js";
+import { fixtures as profileFields } from "./matrix/profile-fields.js";
 import { fixtures as settings } from "./matrix/settings.js";
 import { fixtures as tags } from "./matrix/tags.js";
 
@@ -222,6 +223,7 @@ const GROUPS: Fixtures[] = [
   assessment,
   people,
   settings,
+  profileFields,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

@@ -139,6 +139,7 @@ export const enUS = {
   "conflict.profile_value_taken": "Another user already has this value in a unique profile field.",
   "conflict.profile_key_taken": "A profile field with this key already exists.",
   "conflict.profile_unique_duplicates": "Users already share values of this field; it cannot become unique.",
+  "conflict.profile_field_limit": "An institution can define at most {limit} profile fields.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

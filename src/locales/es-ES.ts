@@ -144,4 +144,5 @@ export const esES: Catalogue = {
   "conflict.profile_key_taken": "Ya existe un campo de perfil con esta clave.",
   "conflict.profile_unique_duplicates":
     "Hay usuarios que ya comparten valores de este campo; no puede volverse único.",
+  "conflict.profile_field_limit": "Una institución puede definir como máximo {limit} campos de perfil.",
 };

@@ -145,4 +145,5 @@ export const frFR: Catalogue = {
   "conflict.profile_key_taken": "Un champ de profil avec cette clé existe déjà.",
   "conflict.profile_unique_duplicates":
     "Des utilisateurs partagent déjà des valeurs de ce champ ; il ne peut pas devenir unique.",
+  "conflict.profile_field_limit": "Un établissement peut définir au plus {limit} champs de profil.",
 };

@@ -142,4 +142,5 @@ export const ptBR: Catalogue = {
   "conflict.profile_key_taken": "Já existe um campo de perfil com esta chave.",
   "conflict.profile_unique_duplicates":
     "Usuários já compartilham valores deste campo; ele não pode se tornar único.",
+  "conflict.profile_field_limit": "Uma instituição pode definir no máximo {limit} campos de perfil.",
 };

@@ -13,6 +13,7 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
@@ -41,4 +42,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
   settingsRoutes(app, ctx);
+  profileFieldRoutes(app, ctx);
 }

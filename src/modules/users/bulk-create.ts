@@ -6,6 +6,7 @@ import { canonicalIds } from "../../platform/http/schemas.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
+import { checkBulkProfiles, writeBulkProfiles } from "../profile-fields/service.js";
 import { emailDomainPolicy } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { adminRequired, mayAssignRole } from "./roles.js";
@@ -27,6 +28,7 @@ interface Item {
   key: string;
   role: UserRecord["role"];
   groupIds: string[];
+  profileFields: BulkCreateUsersInput["items"][number]["profileFields"];
 }
 
 const skipped = (index: number): BulkUserOutcome => ({ index, status: "skipped", reason: "email_taken" });
@@ -59,7 +61,15 @@ export async function bulkCreateUsers(
       // Only an item that goes on claims its e-mail: a refused one must not make a later item a "repeat".
       seenEmails.add(key);
       const groupIds = canonicalIds(raw.classGroupIds);
-      candidates.push({ index, name: raw.name, email: raw.email, key, role: raw.role, groupIds });
+      candidates.push({
+        index,
+        name: raw.name,
+        email: raw.email,
+        key,
+        role: raw.role,
+        groupIds,
+        profileFields: raw.profileFields,
+      });
     }
   });
 
@@ -70,12 +80,19 @@ export async function bulkCreateUsers(
       tenantId,
       candidates.map((c) => c.key),
     );
+    const profiles = await checkBulkProfiles(
+      tx,
+      tenantId,
+      candidates.filter((c) => !taken.has(c.key) && domains.admits(c.email)),
+    );
     const fresh = candidates.filter((c) => {
+      const profileError = profiles.errors.get(c.index);
       if (taken.has(c.key)) outcomes[c.index] = skipped(c.index);
       else if (!domains.admits(c.email)) {
         const detail = domains.refusal(`items[${c.index}].email`);
         outcomes[c.index] = failed(c.index, new AppError("validation_failed", { details: [detail] }));
-      } else return true;
+      } else if (profileError !== undefined) outcomes[c.index] = failed(c.index, profileError);
+      else return true;
       return false;
     });
     // The plan before the classes: every path takes the tenant's lock first, so none waits on the other in a cycle.
@@ -122,6 +139,14 @@ export async function bulkCreateUsers(
       outcomes[c.index] = skipped(c.index);
       return false;
     });
+
+    await writeBulkProfiles(
+      tx,
+      tenantId,
+      created.flatMap((c) =>
+        (profiles.rows.get(c.index) ?? []).map((row) => ({ ...row, userId: idByEmail.get(c.key) as string })),
+      ),
+    );
 
     const memberships: classes.NewMembership[] = [];
     const by = eventActorOf(actor);

@@ -3,7 +3,15 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { classGroupMembers, enrollments, tagAssignments, tenants, users } from "../../db/schema/index.js";
+import {
+  classGroupMembers,
+  enrollments,
+  profileFields as profileFieldDefs,
+  tagAssignments,
+  tenants,
+  userProfileValues,
+  users,
+} from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { UserRecord, UserSort } from "./schemas.js";
@@ -13,6 +21,13 @@ const classGroupIds = sql<string[]>`coalesce((
   FROM ${classGroupMembers} m WHERE m.tenant_id = ${qualified(users.tenantId)} AND m.user_id = ${qualified(users.id)}
 ), '{}'::text[])`;
 
+/** The values of active custom fields, by key: one probe of user_profile_values' primary key per user. */
+const profileFields = sql<Record<string, unknown>>`coalesce((
+  SELECT jsonb_object_agg(f.key, v.value ORDER BY f.position)
+  FROM ${userProfileValues} v JOIN ${profileFieldDefs} f ON f.tenant_id = v.tenant_id AND f.id = v.field_id
+  WHERE v.tenant_id = ${qualified(users.tenantId)} AND v.user_id = ${qualified(users.id)} AND f.status = 'active'
+), '{}'::jsonb)`;
+
 const columns = {
   id: users.id,
   name: users.name,
@@ -21,6 +36,7 @@ const columns = {
   classGroupIds,
   status: users.status,
   createdAt: users.createdAt,
+  profileFields,
 };
 
 const searchable = sql`aula_fold(${users.name} || ' ' || ${users.email})`;
@@ -43,7 +59,11 @@ export interface UserFilter {
   tag?: string;
   email?: string;
   createdSince?: string;
+  /** Custom profile values (profile-fields' `profileFilters`), combined with AND. */
+  profile?: readonly { fieldId: string; eq?: string; has?: string }[];
 }
+
+const MAX_PROFILE_FILTERS = 3;
 
 type Bound = { [K in keyof ReturnType<typeof bindings>]?: Bindable };
 
@@ -66,11 +86,41 @@ function where(tenantId: Bindable, filter: Bound): SQL {
       ? undefined
       : sql`EXISTS (SELECT 1 FROM ${tagAssignments} a WHERE a.tenant_id = ${qualified(users.tenantId)}
           AND a.tag_id = ${filter.tag}::uuid AND a.resource_type = 'user' AND a.resource_id = ${qualified(users.id)})`,
+    ...profilePredicates(filter),
   ) as SQL;
 }
 
+/**
+ * `profile.<key>=value`: the user holds that value (scalar fields, by canonical text through
+ * user_profile_values_match_idx) or has that choice among theirs (multiselect).
+ */
+function profilePredicates(filter: Bound): (SQL | undefined)[] {
+  const out: (SQL | undefined)[] = [];
+  for (let i = 0; i < MAX_PROFILE_FILTERS; i++) {
+    const f = filter as Record<string, Bindable | undefined>;
+    const field = f[`profileField${i}`];
+    if (field === undefined) continue;
+    const eqValue = f[`profileEq${i}`];
+    const hasValue = f[`profileHas${i}`];
+    const match =
+      eqValue !== undefined
+        ? sql`v.match_key = ${eqValue}`
+        : sql`v.value @> jsonb_build_array(${hasValue}::text)`;
+    out.push(sql`EXISTS (SELECT 1 FROM ${userProfileValues} v WHERE v.tenant_id = ${qualified(users.tenantId)}
+      AND v.field_id = ${field}::uuid AND v.user_id = ${qualified(users.id)} AND ${match})`);
+  }
+  return out;
+}
+
 function bindings(filter: UserFilter) {
+  const profile: Record<string, string | undefined> = {};
+  filter.profile?.slice(0, MAX_PROFILE_FILTERS).forEach((p, i) => {
+    profile[`profileField${i}`] = p.fieldId;
+    profile[`profileEq${i}`] = p.eq;
+    profile[`profileHas${i}`] = p.has;
+  });
   return {
+    ...profile,
     role: filter.role,
     status: filter.status,
     pattern: filter.search === undefined ? undefined : likeContains(filter.search),
@@ -113,7 +163,7 @@ export async function listUsers(
  */
 export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<number> {
   const present = Object.entries(filter)
-    .filter(([, v]) => v !== undefined)
+    .filter(([k, v]) => v !== undefined && !(k === "profile" && (v as unknown[]).length === 0))
     .map(([k]) => k);
   if (present.length === 0) return readCounter(db, tenantId, "users");
   if (present.length === 1 && filter.role !== undefined) {

@@ -10,6 +10,7 @@ import { type EventInput, emitEvent, emitEvents } from "../events/emit.js";
 import { issueInvitation } from "../invites/issue.js";
 import * as invitations from "../invites/repo.js";
 import { DEFAULT_TTL_DAYS } from "../invites/schemas.js";
+import { applyProfileValues, profileFilters } from "../profile-fields/service.js";
 import { assertEmailAllowed } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { assertMayAssignRole } from "./roles.js";
@@ -66,6 +67,7 @@ export async function listUsers(db: Executor, tenantId: string, query: ListUsers
     tag: query.tag?.toLowerCase(),
     email: query.email,
     createdSince: query.createdSince,
+    profile: await profileFilters(db, tenantId, query),
   };
   const [data, total] = await Promise.all([
     repo.listUsers(db, tenantId, filter, query.sort ?? "-createdAt", window),
@@ -105,6 +107,7 @@ export async function createUser(
         status: input.sendInvite === true ? "invited" : "active",
       })
       .catch(emailTaken);
+    await applyProfileValues(tx, tenantId, id, input.profileFields, { creating: true });
     const created = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const subject = subjectOf(created);
     await emitEvent(tx, {
@@ -209,9 +212,16 @@ export async function updateUser(
     }
     // A seat, unless a student enrollment already has the user counted.
     if (input.role === "student" && current.role !== "student") await admitStudent(tx, plans, tenantId, id);
-    const { classGroupIds, ...fields } = input;
+    const { classGroupIds, profileFields, ...fields } = input;
     const groupIds = classGroupIds === undefined ? undefined : canonicalIds(classGroupIds);
     const changed = changedFields(before, input, groupIds);
+    if (profileFields !== undefined) {
+      const profileChanged = await applyProfileValues(tx, tenantId, id, profileFields, {
+        creating: false,
+        before: before.profileFields,
+      });
+      if (profileChanged) changed.push("profileFields");
+    }
     if (changed.length === 0) return before;
     if (Object.keys(fields).length > 0) await repo.updateUser(tx, tenantId, id, fields).catch(emailTaken);
     let after = (await repo.findUser(tx, tenantId, id)) as UserRecord;
