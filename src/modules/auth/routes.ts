@@ -35,6 +35,7 @@ const SessionUser = Type.Object(
           classGroupIds: [],
           status: "active",
           createdAt: "2026-11-23T12:00:00.000Z",
+          profileFields: {},
         },
       },
     ],
