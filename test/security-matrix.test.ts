@@ -42,6 +42,7 @@ import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
 import { fixtures as settings } from "./matrix/settings.js";
 import { fixtures as tags } from "./matrix/tags.js";
+import { fixtures as themes } from "./matrix/themes.js";
 
 type Authenticated = Extract<RouteAccess, { kind: "authenticated" }>;
 type Declared = { method: string; url: string; access: Authenticated; openWhileInactive: boolean };
@@ -224,6 +225,7 @@ const GROUPS: Fixtures[] = [
   people,
   settings,
   profileFields,
+  themes,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

@@ -140,6 +140,8 @@ export const enUS = {
   "conflict.profile_key_taken": "A profile field with this key already exists.",
   "conflict.profile_unique_duplicates": "Users already share values of this field; it cannot become unique.",
   "conflict.profile_field_limit": "An institution can define at most {limit} profile fields.",
+  "conflict.theme_active": "This is the active theme: activate another theme first.",
+  "conflict.theme_activation_race": "Another theme was activated at the same time. Try again.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -145,4 +145,6 @@ export const esES: Catalogue = {
   "conflict.profile_unique_duplicates":
     "Hay usuarios que ya comparten valores de este campo; no puede volverse único.",
   "conflict.profile_field_limit": "Una institución puede definir como máximo {limit} campos de perfil.",
+  "conflict.theme_active": "Este es el tema activo: active otro tema primero.",
+  "conflict.theme_activation_race": "Se activó otro tema al mismo tiempo. Inténtelo de nuevo.",
 };

@@ -146,4 +146,6 @@ export const frFR: Catalogue = {
   "conflict.profile_unique_duplicates":
     "Des utilisateurs partagent déjà des valeurs de ce champ ; il ne peut pas devenir unique.",
   "conflict.profile_field_limit": "Un établissement peut définir au plus {limit} champs de profil.",
+  "conflict.theme_active": "C'est le thème actif : activez d'abord un autre thème.",
+  "conflict.theme_activation_race": "Un autre thème a été activé en même temps. Réessayez.",
 };

@@ -143,4 +143,6 @@ export const ptBR: Catalogue = {
   "conflict.profile_unique_duplicates":
     "Usuários já compartilham valores deste campo; ele não pode se tornar único.",
   "conflict.profile_field_limit": "Uma instituição pode definir no máximo {limit} campos de perfil.",
+  "conflict.theme_active": "Este é o tema ativo: ative outro tema primeiro.",
+  "conflict.theme_activation_race": "Outro tema foi ativado ao mesmo tempo. Tente novamente.",
 };

@@ -18,6 +18,7 @@ import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
+import { themeRoutes } from "./themes/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
@@ -43,4 +44,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   quizRoutes(app, ctx);
   settingsRoutes(app, ctx);
   profileFieldRoutes(app, ctx);
+  themeRoutes(app, ctx);
 }

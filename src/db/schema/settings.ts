@@ -108,3 +108,30 @@ export const enrollmentInactivityNotices = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/**
+ * Brand themes (RESOURCES 4.20). At most one `active` per institution (partial unique index); `version` grows with
+ * every change, so the compiled variables document can be cached by it.
+ */
+export const themes = pgTable(
+  "themes",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    name: text("name").notNull(),
+    status: text("status").notNull().default("draft"),
+    variables: jsonb("variables").notNull().default(sql`'{}'::jsonb`),
+    logoMediaId: uuid("logo_media_id"),
+    faviconMediaId: uuid("favicon_media_id"),
+    loginBackgroundMediaId: uuid("login_background_media_id"),
+    customCss: text("custom_css"),
+    version: integer("version").notNull().default(1),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+    updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("themes_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    uniqueIndex("themes_one_active_key").on(t.tenantId).where(sql`${t.status} = 'active'`),
+  ],
+);

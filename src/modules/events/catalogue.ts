@@ -115,6 +115,8 @@ export interface EventPayloads {
    * An active enrollment had no learning activity (its last completion, or its enrollment if none) for the
    * institution's `inactivity.enrollmentInactiveDays`; once per inactivity period.
    */
+  /** A theme became the institution's active one; `previousThemeId` is the one it replaced. */
+  theme_activated: { themeId: string; name: string; version: number; previousThemeId: string | null };
   enrollment_inactive: {
     enrollmentId: string;
     courseId: string;
@@ -206,6 +208,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       schemaVersion: 1,
       description: "The institution's settings changed (audit): the keys that changed and the new version.",
     },
+    theme_activated: { schemaVersion: 1, description: "A theme became the institution's active theme." },
     enrollment_inactive: {
       schemaVersion: 1,
       description:
@@ -371,6 +374,7 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     changedKeys: ["security.sessionTimeoutMinutes", "inactivity.userInactiveDays"],
     version: 3,
   },
+  theme_activated: { themeId: SAMPLE_ID, name: "Institucional 2026", version: 3, previousThemeId: null },
   enrollment_inactive: {
     enrollmentId: SAMPLE_ID,
     courseId: SAMPLE_ID,
