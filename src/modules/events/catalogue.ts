@@ -32,6 +32,8 @@ export interface EventPayloads {
     /** `pending_review` while an essay awaits a teacher: `score` and `percent` then cover the graded part only. */
     gradingStatus: "graded" | "pending_review";
     timeSpentSeconds: number | null;
+    /** Added with the settings: the letter of `percent` on the institution's grading scale; null until graded. */
+    letterGrade?: string | null;
   };
   enrollment_created: {
     enrollmentId: string;
@@ -276,6 +278,7 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     enrollmentId: SAMPLE_ID,
     gradingStatus: "graded",
     timeSpentSeconds: 540,
+    letterGrade: "B",
   },
   enrollment_created: {
     enrollmentId: SAMPLE_ID,
@@ -344,6 +347,7 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     enrollmentId: SAMPLE_ID,
     gradingStatus: "graded",
     timeSpentSeconds: 540,
+    letterGrade: "A",
     previousScore: 8,
   },
   enrollment_dropped: { enrollmentId: SAMPLE_ID, courseId: SAMPLE_ID, mode: "drop" },

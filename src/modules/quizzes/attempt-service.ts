@@ -91,7 +91,7 @@ function responsesOf(attempt: repo.AttemptRow, answers: readonly AnswerInputType
   return responses;
 }
 
-function eventData(quiz: QuizRow, row: repo.AttemptRow) {
+function eventData(quiz: QuizRow, row: repo.AttemptRow, scale: GradingScale) {
   return {
     courseId: quiz.courseId,
     quizId: quiz.id,
@@ -106,6 +106,7 @@ function eventData(quiz: QuizRow, row: repo.AttemptRow) {
     enrollmentId: row.enrollmentId,
     gradingStatus: row.status === "pending_review" ? ("pending_review" as const) : ("graded" as const),
     timeSpentSeconds: row.timeSpentSeconds,
+    letterGrade: toRecord(row, scale).letterGrade,
   };
 }
 
@@ -140,7 +141,7 @@ async function submitInTx(
   await emitEvent(tx, {
     tenantId,
     type: "quiz_submitted",
-    data: eventData(quiz, row),
+    data: eventData(quiz, row, await gradingScale(tx, tenantId)),
     actor: eventActorOf(actor),
     subject: await subject(tx, tenantId, row.userId),
   });
@@ -282,7 +283,7 @@ export async function gradeAttempt(
       await emitEvent(tx, {
         tenantId,
         type: "quiz_graded",
-        data: { ...eventData(quiz, graded), previousScore: attempt.score },
+        data: { ...eventData(quiz, graded, await gradingScale(tx, tenantId)), previousScore: attempt.score },
         actor: eventActorOf(actor),
         subject: await subject(tx, tenantId, graded.userId),
       });

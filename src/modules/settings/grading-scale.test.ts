@@ -1,5 +1,7 @@
 /** `learning.gradingScale` gives a quiz attempt its `letterGrade`, by the institution's own bands. */
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { platformEvents } from "../../db/schema/index.js";
 import {
   bearer,
   type Harness,
@@ -79,7 +81,15 @@ describe("letterGrade on quiz attempts", () => {
         },
       },
     );
-    expect(await take(3)).toMatchObject({ percent: 75, letterGrade: "Aprovado" });
+    const passed = await take(3);
+    expect(passed).toMatchObject({ percent: 75, letterGrade: "Aprovado" });
+    // quiz_submitted carries the letter too.
+    const [event] = await h.database.db
+      .select()
+      .from(platformEvents)
+      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "quiz_submitted")))
+      .then((rows) => rows.filter((r) => (r.data as { attemptId: string }).attemptId === passed.id));
+    expect(event?.data).toMatchObject({ percent: 75, letterGrade: "Aprovado" });
     // Stored attempts read with the scale in force now.
     const again = await call("GET", `/api/institution/quiz-attempts/${perfect.id}`);
     expect(again.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
-import { canonicalTimezone } from "../institution/timezone.js";
+import { canonicalTimezone } from "../institution/service.js";
 import * as repo from "./repo.js";
 import {
   DEFAULT_SETTINGS,
