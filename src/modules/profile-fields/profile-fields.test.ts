@@ -376,6 +376,24 @@ describe("profile values on users", () => {
     ]);
   });
 
+  it("invitation acceptance creates the account without the required values, which the invitee cannot give", async () => {
+    const invite = await U("POST", "/invites", { email: "invitee@x.test", name: "Invitee" });
+    expect(invite.statusCode, invite.body).toBe(201);
+    const accepted = await h.inject({
+      method: "POST",
+      url: "/api/invites/accept",
+      headers: { host: t.host, ...json },
+      payload: { token: invite.json().token, password: "uma senha longa e boa" },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(accepted.json().user.profileFields).toEqual({});
+    // Staff completing the profile later are checked as ever.
+    const bad = await U("PATCH", `/users/${accepted.json().user.id}`, {
+      profileFields: { student_number: "x" },
+    });
+    expect(fieldsOf(bad)).toEqual(["profileFields.student_number"]);
+  });
+
   it("the users list filters by profile.<key>, with exact totals; unknown keys are 400", async () => {
     await create("f1@x.test", { student_number: "80000001", shift: "evening", languages: ["pt"], age: 40 });
     await create("f2@x.test", { student_number: "80000002", shift: "evening", languages: ["en", "pt"] });

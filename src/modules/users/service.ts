@@ -92,6 +92,7 @@ export async function createUser(
   tenantId: string,
   actor: Actor,
   input: CreateUserInput,
+  options: { profileRequired?: boolean } = {},
 ): Promise<UserRecord> {
   assertMayAssignRole(actor, input.role);
   const groupIds = canonicalIds(input.classGroupIds);
@@ -107,7 +108,9 @@ export async function createUser(
         status: input.sendInvite === true ? "invited" : "active",
       })
       .catch(emailTaken);
-    await applyProfileValues(tx, tenantId, id, input.profileFields, { creating: true });
+    await applyProfileValues(tx, tenantId, id, input.profileFields, {
+      creating: options.profileRequired ?? true,
+    });
     const created = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const subject = subjectOf(created);
     await emitEvent(tx, {
