@@ -39,7 +39,10 @@ import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as people } from "./matrix/people.js";
+import { fixtures as profileFields } from "./matrix/profile-fields.js";
+import { fixtures as settings } from "./matrix/settings.js";
 import { fixtures as tags } from "./matrix/tags.js";
+import { fixtures as themes } from "./matrix/themes.js";
 
 type Authenticated = Extract<RouteAccess, { kind: "authenticated" }>;
 type Declared = { method: string; url: string; access: Authenticated; openWhileInactive: boolean };
@@ -212,7 +215,18 @@ const CORE: Fixtures = {
 };
 
 /** Every group's fixtures; a key defined twice is a mistake the first test reports. */
-const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people];
+const GROUPS: Fixtures[] = [
+  CORE,
+  institution,
+  tags,
+  courseContent,
+  enrollments,
+  assessment,
+  people,
+  settings,
+  profileFields,
+  themes,
+];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
 let h: Harness;

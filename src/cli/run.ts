@@ -105,6 +105,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         email: required(values, "email"),
         role: role as Role,
       },
+      // The operator's CLI takes no custom profile values; the institution's staff complete required ones.
+      { profileRequired: false },
     );
     if (typeof values.password === "string")
       await setPassword(database.db, tenant.id, user.id, values.password);

@@ -126,6 +126,22 @@ export const enUS = {
   "field.unknown_course": "Unknown course: {id}.",
   "field.after_starts_at": "Must be later than the start of the enrollment ({startsAt}).",
   "field.user_or_email": "Give exactly one of userId and email.",
+  "field.grading_scale_order": "Must be lower than the minPercent of the band before it.",
+  "field.grading_scale_floor": "The last band must start at 0.",
+  "field.email_domain_not_allowed": "The institution only admits e-mail addresses at: {domains}.",
+  "field.profile_unknown": "Unknown profile field: {key}.",
+  "field.profile_option": "Must be one of the field's options: {values}.",
+  "field.profile_date": "Must be a date written YYYY-MM-DD.",
+  "field.profile_options_for_type":
+    "Options are required for select and multiselect fields, and allowed for no other type.",
+  "field.profile_validation_for_type": "Not a validation rule of {type} fields.",
+  "field.regex": "Must be a valid regular expression.",
+  "conflict.profile_value_taken": "Another user already has this value in a unique profile field.",
+  "conflict.profile_key_taken": "A profile field with this key already exists.",
+  "conflict.profile_unique_duplicates": "Users already share values of this field; it cannot become unique.",
+  "conflict.profile_field_limit": "An institution can define at most {limit} profile fields.",
+  "conflict.theme_active": "This is the active theme: activate another theme first.",
+  "conflict.theme_activation_race": "Another theme was activated at the same time. Try again.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -130,4 +130,21 @@ export const esES: Catalogue = {
   "field.unknown_course": "Curso desconocido: {id}.",
   "field.after_starts_at": "Debe ser posterior al inicio de la matrícula ({startsAt}).",
   "field.user_or_email": "Indica exactamente uno entre userId y email.",
+  "field.grading_scale_order": "Debe ser menor que el minPercent de la franja anterior.",
+  "field.grading_scale_floor": "La última franja debe empezar en 0.",
+  "field.email_domain_not_allowed": "La institución solo admite direcciones de correo en: {domains}.",
+  "field.profile_unknown": "Campo de perfil desconocido: {key}.",
+  "field.profile_option": "Debe ser una de las opciones del campo: {values}.",
+  "field.profile_date": "Debe ser una fecha con el formato AAAA-MM-DD.",
+  "field.profile_options_for_type":
+    "Las opciones son obligatorias en campos select y multiselect, y no se permiten en otros tipos.",
+  "field.profile_validation_for_type": "No es una regla de validación de campos {type}.",
+  "field.regex": "Debe ser una expresión regular válida.",
+  "conflict.profile_value_taken": "Otro usuario ya tiene este valor en un campo de perfil único.",
+  "conflict.profile_key_taken": "Ya existe un campo de perfil con esta clave.",
+  "conflict.profile_unique_duplicates":
+    "Hay usuarios que ya comparten valores de este campo; no puede volverse único.",
+  "conflict.profile_field_limit": "Una institución puede definir como máximo {limit} campos de perfil.",
+  "conflict.theme_active": "Este es el tema activo: active otro tema primero.",
+  "conflict.theme_activation_race": "Se activó otro tema al mismo tiempo. Inténtelo de nuevo.",
 };

@@ -131,4 +131,21 @@ export const frFR: Catalogue = {
   "field.unknown_course": "Cours inconnu : {id}.",
   "field.after_starts_at": "Doit être postérieur au début de l'inscription ({startsAt}).",
   "field.user_or_email": "Indiquez exactement un champ parmi userId et email.",
+  "field.grading_scale_order": "Doit être inférieur au minPercent de la tranche précédente.",
+  "field.grading_scale_floor": "La dernière tranche doit commencer à 0.",
+  "field.email_domain_not_allowed": "L'établissement n'admet que les adresses e-mail de : {domains}.",
+  "field.profile_unknown": "Champ de profil inconnu : {key}.",
+  "field.profile_option": "Doit être l'une des options du champ : {values}.",
+  "field.profile_date": "Doit être une date au format AAAA-MM-JJ.",
+  "field.profile_options_for_type":
+    "Les options sont obligatoires pour les champs select et multiselect, et interdites pour les autres types.",
+  "field.profile_validation_for_type": "N'est pas une règle de validation des champs {type}.",
+  "field.regex": "Doit être une expression régulière valide.",
+  "conflict.profile_value_taken": "Un autre utilisateur a déjà cette valeur dans un champ de profil unique.",
+  "conflict.profile_key_taken": "Un champ de profil avec cette clé existe déjà.",
+  "conflict.profile_unique_duplicates":
+    "Des utilisateurs partagent déjà des valeurs de ce champ ; il ne peut pas devenir unique.",
+  "conflict.profile_field_limit": "Un établissement peut définir au plus {limit} champs de profil.",
+  "conflict.theme_active": "C'est le thème actif : activez d'abord un autre thème.",
+  "conflict.theme_activation_race": "Un autre thème a été activé en même temps. Réessayez.",
 };

@@ -128,4 +128,21 @@ export const ptBR: Catalogue = {
   "field.unknown_course": "Curso desconhecido: {id}.",
   "field.after_starts_at": "Deve ser posterior ao início da matrícula ({startsAt}).",
   "field.user_or_email": "Informe exatamente um entre userId e email.",
+  "field.grading_scale_order": "Deve ser menor que o minPercent da faixa anterior.",
+  "field.grading_scale_floor": "A última faixa deve começar em 0.",
+  "field.email_domain_not_allowed": "A instituição só admite endereços de e-mail em: {domains}.",
+  "field.profile_unknown": "Campo de perfil desconhecido: {key}.",
+  "field.profile_option": "Deve ser uma das opções do campo: {values}.",
+  "field.profile_date": "Deve ser uma data no formato AAAA-MM-DD.",
+  "field.profile_options_for_type":
+    "Opções são obrigatórias em campos select e multiselect, e não são permitidas em outros tipos.",
+  "field.profile_validation_for_type": "Não é uma regra de validação de campos {type}.",
+  "field.regex": "Deve ser uma expressão regular válida.",
+  "conflict.profile_value_taken": "Outro usuário já tem este valor em um campo de perfil único.",
+  "conflict.profile_key_taken": "Já existe um campo de perfil com esta chave.",
+  "conflict.profile_unique_duplicates":
+    "Usuários já compartilham valores deste campo; ele não pode se tornar único.",
+  "conflict.profile_field_limit": "Uma instituição pode definir no máximo {limit} campos de perfil.",
+  "conflict.theme_active": "Este é o tema ativo: ative outro tema primeiro.",
+  "conflict.theme_activation_race": "Outro tema foi ativado ao mesmo tempo. Tente novamente.",
 };

@@ -13,9 +13,12 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
+import { themeRoutes } from "./themes/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
@@ -39,4 +42,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  settingsRoutes(app, ctx);
+  profileFieldRoutes(app, ctx);
+  themeRoutes(app, ctx);
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
 import { expireEnrollments } from "../modules/enrollments/expiry.js";
+import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import { expireInvites } from "../modules/invites/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
@@ -36,6 +37,11 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "user-inactivity",
     everyMs: DAY_MS,
     run: async (ctx) => ({ emitted: await emitInactivity(ctx.database.db) }),
+  },
+  {
+    name: "enrollment-inactivity",
+    everyMs: DAY_MS,
+    run: async (ctx) => ({ emitted: await emitEnrollmentInactivity(ctx.database.db) }),
   },
   {
     name: "events-retention",

@@ -103,6 +103,7 @@ describe("login", () => {
       "email",
       "id",
       "name",
+      "profileFields",
       "role",
       "status",
     ]);

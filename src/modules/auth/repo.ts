@@ -69,6 +69,8 @@ export async function lockRefreshToken(db: Executor, tenantId: string, tokenHash
       replacedAt: refreshTokens.replacedAt,
       revokedAt: refreshTokens.revokedAt,
       expired: sql<boolean>`${refreshTokens.expiresAt} <= now()`,
+      /** Since this token was issued (the session's last rotation): how long the session has been idle. */
+      idleSeconds: sql<number>`extract(epoch from now() - ${refreshTokens.createdAt})::float8`,
     })
     .from(refreshTokens)
     .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, tokenHash)))

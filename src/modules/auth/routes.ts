@@ -35,6 +35,7 @@ const SessionUser = Type.Object(
           classGroupIds: [],
           status: "active",
           createdAt: "2026-11-23T12:00:00.000Z",
+          profileFields: {},
         },
       },
     ],
@@ -50,8 +51,8 @@ export function authRoutes(app: App, ctx: AppContext): void {
     ({ httpOnly: true, sameSite: "lax", path: "/", secure: config.auth.secureCookies, maxAge }) as const;
 
   function setSessionCookies(reply: FastifyReply, session: IssuedSession): void {
-    reply.setCookie(ACCESS_COOKIE, session.accessToken, cookieOptions(config.auth.accessTokenTtlSeconds));
-    reply.setCookie(REFRESH_COOKIE, session.refreshToken, cookieOptions(config.auth.refreshTokenTtlSeconds));
+    reply.setCookie(ACCESS_COOKIE, session.accessToken, cookieOptions(session.accessTtlSeconds));
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, cookieOptions(session.refreshTtlSeconds));
     reply.header("cache-control", "no-store");
   }
 

@@ -12,12 +12,16 @@ import { signAccessToken } from "../../platform/auth/session-tokens.js";
 import type { Role, Tenant } from "../../platform/auth/types.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type LimiterFactory, rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
+import { getSettings } from "../settings/service.js";
 import * as repo from "./repo.js";
 
 export interface IssuedSession {
   userId: string;
   accessToken: string;
   refreshToken: string;
+  /** The lifetimes actually given, for the cookies: the configured ones, shortened to the institution's timeout. */
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
 }
 
 export async function setPassword(
@@ -35,21 +39,32 @@ async function issue(
   tenantId: string,
   user: { id: string; email: string; role: string },
   familyId: string,
+  timeoutSeconds: number,
 ): Promise<IssuedSession> {
+  // Each rotation is activity: the new refresh token lives for the idle timeout, so a session whose client
+  // stops refreshing for that long ends, and the access token never outlives it either.
+  const refreshTtlSeconds = Math.min(config.auth.refreshTokenTtlSeconds, timeoutSeconds);
+  const accessTtlSeconds = Math.min(config.auth.accessTokenTtlSeconds, timeoutSeconds);
   const refreshToken = newOpaqueToken();
   await repo.insertRefreshToken(db, {
     tenantId,
     userId: user.id,
     familyId,
     tokenHash: sha256Hex(refreshToken),
-    ttlSeconds: config.auth.refreshTokenTtlSeconds,
+    ttlSeconds: refreshTtlSeconds,
   });
   const accessToken = await signAccessToken(
     { sub: user.id, email: user.email, tenantId, role: user.role as Role, sessionId: familyId },
     config.auth.sessionSecret,
-    config.auth.accessTokenTtlSeconds,
+    accessTtlSeconds,
   );
-  return { userId: user.id, accessToken, refreshToken };
+  return { userId: user.id, accessToken, refreshToken, accessTtlSeconds, refreshTtlSeconds };
+}
+
+/** The institution's `security.sessionTimeoutMinutes` in seconds; none (Infinity) leaves the configured lifetimes. */
+async function sessionTimeoutSeconds(db: Executor, tenantId: string): Promise<number> {
+  const minutes = (await getSettings(db, tenantId)).security.sessionTimeoutMinutes;
+  return minutes === null ? Number.POSITIVE_INFINITY : minutes * 60;
 }
 
 const invalidCredentials = () => new AppError("invalid_credentials");
@@ -100,7 +115,7 @@ export async function login(
   ]);
   return db.transaction(async (tx) => {
     await repo.recordLogin(tx, tenant.id, candidate.id);
-    return issue(tx, config, tenant.id, candidate, randomUUID());
+    return issue(tx, config, tenant.id, candidate, randomUUID(), await sessionTimeoutSeconds(tx, tenant.id));
   });
 }
 
@@ -122,12 +137,19 @@ export async function refresh(
       await repo.revokeFamily(tx, tenantId, row.familyId);
       return null;
     }
+    // A token unused for longer than the institution's timeout ends its session, even one issued before the
+    // timeout was shortened (its own expiry was computed from the longer one).
+    const timeout = await sessionTimeoutSeconds(tx, tenantId);
+    if (row.idleSeconds >= timeout) {
+      await repo.revokeFamily(tx, tenantId, row.familyId);
+      return "idle" as const;
+    }
     const user = await repo.findActiveUser(tx, tenantId, row.userId);
     if (user === undefined) return null;
     await repo.markReplaced(tx, tenantId, row.id);
-    return issue(tx, config, tenantId, user, row.familyId);
+    return issue(tx, config, tenantId, user, row.familyId, timeout);
   });
-  if (outcome === null) throw unauthorized();
+  if (outcome === null || outcome === "idle") throw unauthorized();
   return outcome;
 }
 

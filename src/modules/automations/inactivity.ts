@@ -4,17 +4,21 @@ import { toIso } from "../../db/schema/columns.js";
 import { automations, inactivityNotices } from "../../db/schema/index.js";
 import { emitEvent } from "../events/emit.js";
 import type { Condition } from "../outbox/condition.js";
+import { getSettings } from "../settings/service.js";
 
-/** The threshold of a `user_inactive` automation whose condition does not name `event.inactiveDays`. */
+/**
+ * The threshold of a `user_inactive` automation whose condition does not name `event.inactiveDays`, when no
+ * institution setting says otherwise (the scan reads `inactivity.userInactiveDays`, whose default this is).
+ */
 export const DEFAULT_INACTIVE_DAYS = 30;
 const BATCH = 500;
 const DAY_MS = 86_400_000;
 
 /**
  * The number of days an automation's condition asks for: the bound of its `event.inactiveDays` clause (`gte n`,
- * `eq n`, or `gt n` meaning n + 1), the smallest if there are several, else the default.
+ * `eq n`, or `gt n` meaning n + 1), the smallest if there are several, else the institution's default.
  */
-export function inactivityThreshold(condition: Condition | null): number {
+export function inactivityThreshold(condition: Condition | null, fallback = DEFAULT_INACTIVE_DAYS): number {
   const clauses = condition === null ? [] : "all" in condition ? condition.all : condition.any;
   const bounds: number[] = [];
   for (const clause of clauses) {
@@ -23,7 +27,7 @@ export function inactivityThreshold(condition: Condition | null): number {
     if (clause.op === "gte" || clause.op === "eq") bounds.push(Math.ceil(clause.value));
     else if (clause.op === "gt") bounds.push(Math.floor(clause.value) + 1);
   }
-  return bounds.length === 0 ? DEFAULT_INACTIVE_DAYS : Math.min(...bounds);
+  return bounds.length === 0 ? fallback : Math.min(...bounds);
 }
 
 interface Candidate {
@@ -31,14 +35,18 @@ interface Candidate {
   name: string;
   email: string;
   role: string;
-  lastLoginAt: string | null;
+  lastActivityAt: string | null;
   activityAt: string;
 }
 
+type Basis = "access" | "activity";
+
 /**
- * The daily scan: for each enabled `user_inactive` automation, the active users whose last activity (sign-in, or
- * creation if they never signed in) is at least its threshold old get one `user_inactive` event per inactivity
- * period, sent to the automations of that threshold only. Returns the number of events emitted.
+ * The daily scan: for each enabled `user_inactive` automation, the active users whose last activity is at least
+ * its threshold old get one `user_inactive` event per inactivity period, sent to the automations of that threshold
+ * only. The threshold is the automation's condition's, else the institution's `inactivity.userInactiveDays`;
+ * activity is what the institution's `inactivity.basis` says: signing in (`access`) or learning in any enrollment
+ * (`activity`), and the sign-up date for users with none. Returns the number of events emitted.
  */
 export async function emitInactivity(db: Db, now: Date = new Date()): Promise<number> {
   const rows = await db
@@ -51,18 +59,25 @@ export async function emitInactivity(db: Db, now: Date = new Date()): Promise<nu
         eq(automations.enabled, true),
       ),
     );
-  const groups = new Map<string, { tenantId: string; days: number; automationIds: string[] }>();
+  const groups = new Map<string, { tenantId: string; days: number; basis: Basis; automationIds: string[] }>();
+  const settings = new Map<string, { days: number; basis: Basis }>();
   for (const row of rows) {
-    const days = inactivityThreshold(row.condition as Condition | null);
+    let policy = settings.get(row.tenantId);
+    if (policy === undefined) {
+      const { inactivity } = await getSettings(db, row.tenantId);
+      policy = { days: inactivity.userInactiveDays, basis: inactivity.basis };
+      settings.set(row.tenantId, policy);
+    }
+    const days = inactivityThreshold(row.condition as Condition | null, policy.days);
     const key = `${row.tenantId}:${days}`;
-    const group = groups.get(key) ?? { tenantId: row.tenantId, days, automationIds: [] };
+    const group = groups.get(key) ?? { tenantId: row.tenantId, days, basis: policy.basis, automationIds: [] };
     group.automationIds.push(row.id);
     groups.set(key, group);
   }
   let emitted = 0;
   for (const group of groups.values()) {
     for (;;) {
-      const batch = await candidates(db, group.tenantId, group.days, now);
+      const batch = await candidates(db, group.tenantId, group.days, group.basis, now);
       for (const user of batch) {
         await db.transaction(async (tx) => {
           await tx
@@ -82,9 +97,10 @@ export async function emitInactivity(db: Db, now: Date = new Date()): Promise<nu
             type: "user_inactive",
             data: {
               userId: user.id,
-              lastActivityAt: user.lastLoginAt,
+              lastActivityAt: user.lastActivityAt,
               inactiveDays: Math.floor((now.getTime() - Date.parse(user.activityAt)) / DAY_MS),
               thresholdDays: group.days,
+              basis: group.basis,
             },
             actor: { type: "system" },
             subject: { id: user.id, name: user.name, email: user.email, role: user.role },
@@ -99,21 +115,33 @@ export async function emitInactivity(db: Db, now: Date = new Date()): Promise<nu
   return emitted;
 }
 
-async function candidates(db: Db, tenantId: string, days: number, now: Date): Promise<Candidate[]> {
+async function candidates(
+  db: Db,
+  tenantId: string,
+  days: number,
+  basis: Basis,
+  now: Date,
+): Promise<Candidate[]> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
+  // `activity`: the latest learning activity of any of the user's enrollments (through enrollments_user_created_idx).
+  const last =
+    basis === "access"
+      ? sql`u.last_login_at`
+      : sql`(SELECT max(e.last_activity_at) FROM enrollments e WHERE e.tenant_id = u.tenant_id AND e.user_id = u.id)`;
   const result = await db.execute(sql`
-    SELECT u.id, u.name, u.email, u.role, u.last_login_at AS "lastLoginAt",
-           coalesce(u.last_login_at, u.created_at) AS "activityAt"
-    FROM users u
-    WHERE u.tenant_id = ${tenantId}
-      AND u.status = 'active'
-      AND coalesce(u.last_login_at, u.created_at) <= ${cutoff}
+    SELECT id, name, email, role, "lastActivityAt", coalesce("lastActivityAt", created_at) AS "activityAt"
+    FROM (
+      SELECT u.tenant_id, u.id, u.name, u.email, u.role, u.created_at, ${last} AS "lastActivityAt"
+      FROM users u
+      WHERE u.tenant_id = ${tenantId} AND u.status = 'active'
+    ) u
+    WHERE coalesce("lastActivityAt", created_at) <= ${cutoff}
       AND NOT EXISTS (
         SELECT 1 FROM inactivity_notices n
         WHERE n.tenant_id = u.tenant_id AND n.user_id = u.id AND n.threshold_days = ${days}
-          AND n.activity_at >= coalesce(u.last_login_at, u.created_at)
+          AND n.activity_at >= coalesce("lastActivityAt", u.created_at)
       )
-    ORDER BY u.id
+    ORDER BY id
     LIMIT ${BATCH}`);
   const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
   return rows.map((r) => ({
@@ -121,7 +149,7 @@ async function candidates(db: Db, tenantId: string, days: number, now: Date): Pr
     name: r.name as string,
     email: r.email as string,
     role: r.role as string,
-    lastLoginAt: r.lastLoginAt === null ? null : toIso(r.lastLoginAt as string | Date),
+    lastActivityAt: r.lastActivityAt === null ? null : toIso(r.lastActivityAt as string | Date),
     activityAt: toIso(r.activityAt as string | Date),
   }));
 }

@@ -32,6 +32,8 @@ export interface EventPayloads {
     /** `pending_review` while an essay awaits a teacher: `score` and `percent` then cover the graded part only. */
     gradingStatus: "graded" | "pending_review";
     timeSpentSeconds: number | null;
+    /** Added with the settings: the letter of `percent` on the institution's grading scale; null until graded. */
+    letterGrade?: string | null;
   };
   enrollment_created: {
     enrollmentId: string;
@@ -64,6 +66,8 @@ export interface EventPayloads {
     lastActivityAt: string | null;
     inactiveDays: number;
     thresholdDays: number;
+    /** Added with the institution's settings: what counted as activity (`inactivity.basis`). */
+    basis: "access" | "activity";
   };
   class_member_added: { classGroupId: string; userId: string; role: string };
   class_member_removed: { classGroupId: string; userId: string };
@@ -107,6 +111,23 @@ export interface EventPayloads {
   user_tag_removed: { userId: string; tagId: string; tagName: string };
   /** The JSON object posted to an inbound webhook URL, as sent. */
   webhook: Record<string, unknown>;
+  /** Audit: the institution's settings changed; `changedKeys` are `namespace.key` paths, `version` the new one. */
+  settings_updated: { changedKeys: string[]; version: number };
+  /**
+   * An active enrollment had no learning activity (its last completion, or its enrollment if none) for the
+   * institution's `inactivity.enrollmentInactiveDays`; once per inactivity period.
+   */
+  /** A theme became the institution's active one; `previousThemeId` is the one it replaced. */
+  theme_activated: { themeId: string; name: string; version: number; previousThemeId: string | null };
+  enrollment_inactive: {
+    enrollmentId: string;
+    courseId: string;
+    lastActivityAt: string | null;
+    inactiveDays: number;
+    thresholdDays: number;
+    progressPercent: number;
+    basis: "activity";
+  };
 }
 
 interface CourseLifecycle {
@@ -142,7 +163,9 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
     user_created: { schemaVersion: 1, description: "A user was created." },
     user_inactive: {
       schemaVersion: 1,
-      description: "A user had no activity for the number of days an automation's condition asks for.",
+      description:
+        "A user had no activity for the number of days an automation's condition asks for (else the institution's " +
+        "inactivity.userInactiveDays).",
     },
     class_member_added: { schemaVersion: 1, description: "A user joined a class group." },
     class_member_removed: { schemaVersion: 1, description: "A user left a class group." },
@@ -182,6 +205,16 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
     webhook: {
       schemaVersion: 1,
       description: "A JSON object arrived at an automation's inbound webhook URL.",
+    },
+    settings_updated: {
+      schemaVersion: 1,
+      description: "The institution's settings changed (audit): the keys that changed and the new version.",
+    },
+    theme_activated: { schemaVersion: 1, description: "A theme became the institution's active theme." },
+    enrollment_inactive: {
+      schemaVersion: 1,
+      description:
+        "An active enrollment had no learning activity for the institution's enrollmentInactiveDays; once per period.",
     },
   };
 
@@ -245,6 +278,7 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     enrollmentId: SAMPLE_ID,
     gradingStatus: "graded",
     timeSpentSeconds: 540,
+    letterGrade: "B",
   },
   enrollment_created: {
     enrollmentId: SAMPLE_ID,
@@ -272,7 +306,13 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     postedAt: SAMPLE_TIME,
   },
   user_created: { userId: SAMPLE_ID, role: "student", status: "active" },
-  user_inactive: { userId: SAMPLE_ID, lastActivityAt: SAMPLE_TIME, inactiveDays: 30, thresholdDays: 30 },
+  user_inactive: {
+    userId: SAMPLE_ID,
+    lastActivityAt: SAMPLE_TIME,
+    inactiveDays: 30,
+    thresholdDays: 30,
+    basis: "access",
+  },
   class_member_added: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID, role: "student" },
   class_member_removed: { classGroupId: SAMPLE_ID, userId: SAMPLE_ID },
   course_created: { courseId: SAMPLE_ID, title: "Álgebra Linear", status: "draft" },
@@ -307,6 +347,7 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     enrollmentId: SAMPLE_ID,
     gradingStatus: "graded",
     timeSpentSeconds: 540,
+    letterGrade: "A",
     previousScore: 8,
   },
   enrollment_dropped: { enrollmentId: SAMPLE_ID, courseId: SAMPLE_ID, mode: "drop" },
@@ -333,6 +374,20 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   user_tag_added: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   user_tag_removed: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   webhook: { example: true },
+  settings_updated: {
+    changedKeys: ["security.sessionTimeoutMinutes", "inactivity.userInactiveDays"],
+    version: 3,
+  },
+  theme_activated: { themeId: SAMPLE_ID, name: "Institucional 2026", version: 3, previousThemeId: null },
+  enrollment_inactive: {
+    enrollmentId: SAMPLE_ID,
+    courseId: SAMPLE_ID,
+    lastActivityAt: SAMPLE_TIME,
+    inactiveDays: 14,
+    thresholdDays: 14,
+    progressPercent: 40,
+    basis: "activity",
+  },
 };
 
 export const SAMPLE_SUBJECT: EventSubject = {

@@ -57,12 +57,21 @@ export async function acceptInvite(
             status: "active",
             ...(input.name === undefined ? {} : { name: input.name }),
           })
-        : await createUser(tx, deps.plans, tenantId, SYSTEM, {
-            name,
-            email: invite.email,
-            role: invite.role,
-            classGroupIds: await existingOf(tx, tenantId, invite.classGroupIds),
-          });
+        : // The invitee has no way to give the institution's required profile fields (the invitation carries
+          // none): staff complete them later, and every later edit of them is checked.
+          await createUser(
+            tx,
+            deps.plans,
+            tenantId,
+            SYSTEM,
+            {
+              name,
+              email: invite.email,
+              role: invite.role,
+              classGroupIds: await existingOf(tx, tenantId, invite.classGroupIds),
+            },
+            { profileRequired: false },
+          );
     await repo.insertPasswordHash(tx, tenantId, user.id, passwordHash);
     await repo.setStatus(tx, tenantId, invite.id, "accepted", user.id);
     await emitEvent(tx, {

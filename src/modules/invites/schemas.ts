@@ -168,6 +168,7 @@ export const AcceptedInvite = Type.Object(
           classGroupIds: SAMPLE.classGroupIds,
           status: "active",
           createdAt: "2026-02-03T08:15:00.000Z",
+          profileFields: {},
         },
       },
     ],

@@ -5,6 +5,7 @@ import { canonicalIds } from "../../platform/http/schemas.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { assertEmailAllowed } from "../settings/service.js";
 import { adminRequired, mayAssignRole } from "../users/service.js";
 import { issueInvitation, newToken } from "./issue.js";
 import { inviteConflict, invitedRoleDiffers, lifecycleOf } from "./lifecycle.js";
@@ -123,6 +124,7 @@ export async function createInvite(
   const courseIds = canonicalIds(input.courseIds);
   const classGroupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
+    await assertEmailAllowed(tx, tenantId, input.email);
     await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
     await assertAddressFree(tx, tenantId, input.email, role);
     const { invite, token } = await issueInvitation(tx, tenantId, actor, {

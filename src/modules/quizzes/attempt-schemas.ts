@@ -141,6 +141,11 @@ export const Attempt = Type.Object(
     maxScore: Score,
     percent: Score,
     passed: Type.Union([Type.Boolean(), Type.Null()], { description: "null until fully graded." }),
+    letterGrade: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The letter `percent` earns on the institution's grading scale (settings `learning.gradingScale`); null " +
+        "until fully graded.",
+    }),
     questions: Type.Array(AttemptQuestion, {
       description: "The questions drawn, each pinned to its version.",
     }),
@@ -165,6 +170,7 @@ export const Attempt = Type.Object(
         maxScore: 2,
         percent: 100,
         passed: true,
+        letterGrade: "A",
         questions: [
           {
             questionId: "7d2e4f60-1b3a-4c5d-8e9f-0a1b2c3d4e5f",

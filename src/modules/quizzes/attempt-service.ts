@@ -5,6 +5,7 @@ import { AppError, type DetailKey, notFound, validationError } from "../../platf
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { getSettings, letterFor } from "../settings/service.js";
 import * as repo from "./attempt-repo.js";
 import type {
   AnswerInputType,
@@ -21,8 +22,17 @@ import { fitsType, outcome, round2, type ScoredAnswer, scoreAnswer } from "./sco
 
 const conflict = (messageKey: string) => new AppError("conflict", { messageKey });
 
-export function toRecord(row: repo.AttemptRow): AttemptRecord {
-  return { ...row, questions: row.questions.map(publicView) } as AttemptRecord;
+type GradingScale = Parameters<typeof letterFor>[0];
+
+/** The institution's grading scale (`learning.gradingScale`), which gives an attempt's `letterGrade`. */
+async function gradingScale(db: Executor, tenantId: string): Promise<GradingScale> {
+  return (await getSettings(db, tenantId)).learning.gradingScale;
+}
+
+export function toRecord(row: repo.AttemptRow, scale: GradingScale): AttemptRecord {
+  // A letter only for a final score: while an essay awaits review, the percent covers part of the quiz.
+  const letterGrade = row.status === "graded" && row.percent !== null ? letterFor(scale, row.percent) : null;
+  return { ...row, questions: row.questions.map(publicView), letterGrade } as AttemptRecord;
 }
 
 export async function listAttempts(
@@ -38,13 +48,18 @@ export async function listAttempts(
     repo.listAttempts(db, tenantId, quizId, filter, query.sort ?? "-createdAt", window),
     repo.countAttempts(db, tenantId, quizId, filter),
   ]);
-  return pageEnvelope(rows.map(toRecord), total, window);
+  const scale = await gradingScale(db, tenantId);
+  return pageEnvelope(
+    rows.map((row) => toRecord(row, scale)),
+    total,
+    window,
+  );
 }
 
 export async function getAttempt(db: Executor, tenantId: string, id: string): Promise<AttemptRecord> {
   const row = await repo.findAttempt(db, tenantId, id);
   if (row === undefined) throw notFound();
-  return toRecord(row);
+  return toRecord(row, await gradingScale(db, tenantId));
 }
 
 /** Each answer must name a drawn question, once, with a response of that question's shape. */
@@ -76,7 +91,7 @@ function responsesOf(attempt: repo.AttemptRow, answers: readonly AnswerInputType
   return responses;
 }
 
-function eventData(quiz: QuizRow, row: repo.AttemptRow) {
+function eventData(quiz: QuizRow, row: repo.AttemptRow, scale: GradingScale) {
   return {
     courseId: quiz.courseId,
     quizId: quiz.id,
@@ -91,6 +106,7 @@ function eventData(quiz: QuizRow, row: repo.AttemptRow) {
     enrollmentId: row.enrollmentId,
     gradingStatus: row.status === "pending_review" ? ("pending_review" as const) : ("graded" as const),
     timeSpentSeconds: row.timeSpentSeconds,
+    letterGrade: toRecord(row, scale).letterGrade,
   };
 }
 
@@ -125,7 +141,7 @@ async function submitInTx(
   await emitEvent(tx, {
     tenantId,
     type: "quiz_submitted",
-    data: eventData(quiz, row),
+    data: eventData(quiz, row, await gradingScale(tx, tenantId)),
     actor: eventActorOf(actor),
     subject: await subject(tx, tenantId, row.userId),
   });
@@ -187,7 +203,7 @@ export async function startAttempt(
       timeSpentSeconds: input.timeSpentSeconds,
     });
   });
-  return toRecord(row);
+  return toRecord(row, await gradingScale(db, tenantId));
 }
 
 /** Submits an open attempt: 409 when it was already submitted. */
@@ -205,7 +221,7 @@ export async function submitAttempt(
     const quiz = (await findQuiz(tx, tenantId, attempt.quizId, "share")) as QuizRow;
     return submitInTx(tx, tenantId, actor, quiz, attempt, input);
   });
-  return toRecord(row);
+  return toRecord(row, await gradingScale(db, tenantId));
 }
 
 /**
@@ -267,7 +283,7 @@ export async function gradeAttempt(
       await emitEvent(tx, {
         tenantId,
         type: "quiz_graded",
-        data: { ...eventData(quiz, graded), previousScore: attempt.score },
+        data: { ...eventData(quiz, graded, await gradingScale(tx, tenantId)), previousScore: attempt.score },
         actor: eventActorOf(actor),
         subject: await subject(tx, tenantId, graded.userId),
       });
@@ -275,5 +291,5 @@ export async function gradeAttempt(
     }
     return graded;
   });
-  return toRecord(row);
+  return toRecord(row, await gradingScale(db, tenantId));
 }

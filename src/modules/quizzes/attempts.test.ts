@@ -226,6 +226,7 @@ describe("attempts", () => {
       enrollmentId: done.enrollmentId,
       gradingStatus: "graded",
       timeSpentSeconds: 300,
+      letterGrade: "D",
     });
     expect(event?.subject).toMatchObject({ id: s.userId, role: "student" });
     expect(event?.actor).toMatchObject({ type: "api_key" });

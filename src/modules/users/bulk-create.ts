@@ -1,11 +1,13 @@
 import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
-import type { AppError } from "../../platform/errors/app-error.js";
+import { AppError } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
 import * as classes from "../classes/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
+import { checkBulkProfiles, writeBulkProfiles } from "../profile-fields/service.js";
+import { emailDomainPolicy } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { adminRequired, mayAssignRole } from "./roles.js";
 import type { BulkCreateUsersInput, UserRecord } from "./schemas.js";
@@ -26,6 +28,7 @@ interface Item {
   key: string;
   role: UserRecord["role"];
   groupIds: string[];
+  profileFields: BulkCreateUsersInput["items"][number]["profileFields"];
 }
 
 const skipped = (index: number): BulkUserOutcome => ({ index, status: "skipped", reason: "email_taken" });
@@ -58,19 +61,38 @@ export async function bulkCreateUsers(
       // Only an item that goes on claims its e-mail: a refused one must not make a later item a "repeat".
       seenEmails.add(key);
       const groupIds = canonicalIds(raw.classGroupIds);
-      candidates.push({ index, name: raw.name, email: raw.email, key, role: raw.role, groupIds });
+      candidates.push({
+        index,
+        name: raw.name,
+        email: raw.email,
+        key,
+        role: raw.role,
+        groupIds,
+        profileFields: raw.profileFields,
+      });
     }
   });
 
   return db.transaction(async (tx) => {
+    const domains = await emailDomainPolicy(tx, tenantId);
     const taken = await repo.takenEmails(
       tx,
       tenantId,
       candidates.map((c) => c.key),
     );
+    const profiles = await checkBulkProfiles(
+      tx,
+      tenantId,
+      candidates.filter((c) => !taken.has(c.key) && domains.admits(c.email)),
+    );
     const fresh = candidates.filter((c) => {
-      if (!taken.has(c.key)) return true;
-      outcomes[c.index] = skipped(c.index);
+      const profileError = profiles.errors.get(c.index);
+      if (taken.has(c.key)) outcomes[c.index] = skipped(c.index);
+      else if (!domains.admits(c.email)) {
+        const detail = domains.refusal(`items[${c.index}].email`);
+        outcomes[c.index] = failed(c.index, new AppError("validation_failed", { details: [detail] }));
+      } else if (profileError !== undefined) outcomes[c.index] = failed(c.index, profileError);
+      else return true;
       return false;
     });
     // The plan before the classes: every path takes the tenant's lock first, so none waits on the other in a cycle.
@@ -117,6 +139,14 @@ export async function bulkCreateUsers(
       outcomes[c.index] = skipped(c.index);
       return false;
     });
+
+    await writeBulkProfiles(
+      tx,
+      tenantId,
+      created.flatMap((c) =>
+        (profiles.rows.get(c.index) ?? []).map((row) => ({ ...row, userId: idByEmail.get(c.key) as string })),
+      ),
+    );
 
     const memberships: classes.NewMembership[] = [];
     const by = eventActorOf(actor);

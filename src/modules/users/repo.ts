@@ -1,17 +1,34 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
+import { runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { classGroupMembers, enrollments, tagAssignments, tenants, users } from "../../db/schema/index.js";
+import {
+  classGroupMembers,
+  enrollments,
+  profileFields as profileFieldDefs,
+  tenants,
+  userProfileValues,
+  users,
+} from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
+import { bindings, type UserFilter, where } from "./filters.js";
 import type { UserRecord, UserSort } from "./schemas.js";
+
+export type { UserFilter } from "./filters.js";
 
 const classGroupIds = sql<string[]>`coalesce((
   SELECT array_agg(m.class_group_id::text ORDER BY m.created_at, m.class_group_id)
   FROM ${classGroupMembers} m WHERE m.tenant_id = ${qualified(users.tenantId)} AND m.user_id = ${qualified(users.id)}
 ), '{}'::text[])`;
+
+/** The values of active custom fields, by key: one probe of user_profile_values' primary key per user. */
+const profileFields = sql<Record<string, unknown>>`coalesce((
+  SELECT jsonb_object_agg(f.key, v.value ORDER BY f.position)
+  FROM ${userProfileValues} v JOIN ${profileFieldDefs} f ON f.tenant_id = v.tenant_id AND f.id = v.field_id
+  WHERE v.tenant_id = ${qualified(users.tenantId)} AND v.user_id = ${qualified(users.id)} AND f.status = 'active'
+), '{}'::jsonb)`;
 
 const columns = {
   id: users.id,
@@ -21,9 +38,8 @@ const columns = {
   classGroupIds,
   status: users.status,
   createdAt: users.createdAt,
+  profileFields,
 };
-
-const searchable = sql`aula_fold(${users.name} || ' ' || ${users.email})`;
 
 /** Every sort breaks ties by id, so pages never repeat or skip a row. */
 const ORDER: Record<UserSort, SQL[]> = {
@@ -34,52 +50,6 @@ const ORDER: Record<UserSort, SQL[]> = {
 };
 
 const sortTag = (sort: UserSort) => (sort.startsWith("-") ? `${sort.slice(1)}_desc` : `${sort}_asc`);
-
-export interface UserFilter {
-  search?: string;
-  role?: Role;
-  status?: string;
-  classGroupId?: string;
-  tag?: string;
-  email?: string;
-  createdSince?: string;
-}
-
-type Bound = { [K in keyof ReturnType<typeof bindings>]?: Bindable };
-
-/** Each filter is a predicate an index answers: memberships and tag assignments are probed per user by key. */
-function where(tenantId: Bindable, filter: Bound): SQL {
-  return and(
-    eq(users.tenantId, tenantId),
-    filter.role === undefined ? undefined : eq(users.role, filter.role),
-    filter.status === undefined ? undefined : eq(users.status, filter.status),
-    filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
-    filter.email === undefined ? undefined : sql`lower(${users.email}) = lower(${filter.email})`,
-    filter.createdSince === undefined
-      ? undefined
-      : sql`${users.createdAt} >= ${filter.createdSince}::timestamptz`,
-    filter.classGroupId === undefined
-      ? undefined
-      : sql`EXISTS (SELECT 1 FROM ${classGroupMembers} m WHERE m.tenant_id = ${qualified(users.tenantId)}
-          AND m.class_group_id = ${filter.classGroupId}::uuid AND m.user_id = ${qualified(users.id)})`,
-    filter.tag === undefined
-      ? undefined
-      : sql`EXISTS (SELECT 1 FROM ${tagAssignments} a WHERE a.tenant_id = ${qualified(users.tenantId)}
-          AND a.tag_id = ${filter.tag}::uuid AND a.resource_type = 'user' AND a.resource_id = ${qualified(users.id)})`,
-  ) as SQL;
-}
-
-function bindings(filter: UserFilter) {
-  return {
-    role: filter.role,
-    status: filter.status,
-    pattern: filter.search === undefined ? undefined : likeContains(filter.search),
-    email: filter.email,
-    createdSince: filter.createdSince,
-    classGroupId: filter.classGroupId,
-    tag: filter.tag,
-  };
-}
 
 export async function listUsers(
   db: Executor,
@@ -113,7 +83,7 @@ export async function listUsers(
  */
 export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<number> {
   const present = Object.entries(filter)
-    .filter(([, v]) => v !== undefined)
+    .filter(([k, v]) => v !== undefined && !(k === "profile" && (v as unknown[]).length === 0))
     .map(([k]) => k);
   if (present.length === 0) return readCounter(db, tenantId, "users");
   if (present.length === 1 && filter.role !== undefined) {

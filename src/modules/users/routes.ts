@@ -44,7 +44,9 @@ export function userRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise. Filter by `role`, `status`, `classGroupId` (members of the " +
           "class), `tag` (a tag id), `email` (exact, ignoring case) and `createdSince`; `search` matches name and " +
-          "e-mail, ignoring case and accents. Filters combine with AND.",
+          "e-mail, ignoring case and accents; `profile.<key>=value` (up to three) keeps users whose custom profile " +
+          "field `<key>` holds that value (compared as stored: trimmed, ignoring case; for a multiselect field, " +
+          "one of its choices), 400 for a key that is not an active field. Filters combine with AND.",
         querystring: ListUsersQuery,
         response: { 200: UserPage },
       },

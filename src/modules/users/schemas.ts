@@ -3,6 +3,7 @@ import { ROLES } from "../../platform/auth/types.js";
 import { BulkStatusSchema, BulkSummary, ItemError } from "../../platform/http/bulk.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { KEY_PATTERN, ProfileFieldsInput, ProfileFieldsOutput } from "../profile-fields/schemas.js";
 
 export const USER_STATUSES = ["active", "invited", "suspended"] as const;
 export const USER_SORTS = ["createdAt", "-createdAt", "name", "-name"] as const;
@@ -17,6 +18,7 @@ const SAMPLE = {
   classGroupIds: ["5b0c7a4e-8f1d-4c2a-9e3b-1a2b3c4d5e6f"],
   status: "active",
   createdAt: "2026-02-02T11:00:00.000Z",
+  profileFields: { student_number: "20260001", shift: "evening" },
 };
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -36,6 +38,7 @@ export const User = Type.Object(
     classGroupIds: Type.Array(Uuid),
     status: StringEnum(USER_STATUSES),
     createdAt: IsoDateTime,
+    profileFields: ProfileFieldsOutput,
   },
   { additionalProperties: false, examples: [SAMPLE] },
 );
@@ -50,6 +53,7 @@ export const CreateUserBody = Type.Object(
     sendInvite: Type.Optional(
       Type.Boolean({ description: "Create the user as `invited`, to be activated through an invitation." }),
     ),
+    profileFields: Type.Optional(ProfileFieldsInput),
   },
   {
     additionalProperties: false,
@@ -67,6 +71,7 @@ export const UpdateUserBody = Type.Object(
     role: Type.Optional(StringEnum(ROLES)),
     classGroupIds: Type.Optional(ClassGroupIds),
     status: Type.Optional(StringEnum(["active", "suspended"] as const)),
+    profileFields: Type.Optional(ProfileFieldsInput),
   },
   {
     additionalProperties: false,
@@ -100,15 +105,28 @@ export const ListUsersQuery = Type.Object(
       StringEnum(USER_SORTS, { default: "-createdAt", description: "`-` sorts descending. Newest first." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // `profile.<key>=value`: users whose custom profile field has this value (see the route's description).
+    patternProperties: {
+      [`^profile\\.${KEY_PATTERN.slice(1)}`]: Type.String({ minLength: 1, maxLength: 200 }),
+    },
+  },
 );
-export type ListUsersQueryType = Static<typeof ListUsersQuery>;
+export type ListUsersQueryType = Static<typeof ListUsersQuery> &
+  Record<`profile.${string}`, string | undefined>;
 
 export const UserPage = PageOf(User);
 
 /** One user of a bulk creation: the fields of `POST /users` without `sendInvite`. */
 const BulkUserItem = Type.Object(
-  { name: Name, email: Email, role: StringEnum(ROLES), classGroupIds: Type.Optional(ClassGroupIds) },
+  {
+    name: Name,
+    email: Email,
+    role: StringEnum(ROLES),
+    classGroupIds: Type.Optional(ClassGroupIds),
+    profileFields: Type.Optional(ProfileFieldsInput),
+  },
   { additionalProperties: false },
 );
 export type BulkUserItemInput = Static<typeof BulkUserItem>;
@@ -120,7 +138,13 @@ export const BulkCreateUsersBody = Type.Object(
     examples: [
       {
         items: [
-          { name: SAMPLE.name, email: SAMPLE.email, role: "student", classGroupIds: SAMPLE.classGroupIds },
+          {
+            name: SAMPLE.name,
+            email: SAMPLE.email,
+            role: "student",
+            classGroupIds: SAMPLE.classGroupIds,
+            profileFields: SAMPLE.profileFields,
+          },
           { name: "Bruno Lima", email: "bruno.lima@escola.edu.br", role: "teacher" },
         ],
       },

@@ -10,6 +10,8 @@ import { type EventInput, emitEvent, emitEvents } from "../events/emit.js";
 import { issueInvitation } from "../invites/issue.js";
 import * as invitations from "../invites/repo.js";
 import { DEFAULT_TTL_DAYS } from "../invites/schemas.js";
+import { applyProfileValues, profileFilters } from "../profile-fields/service.js";
+import { assertEmailAllowed } from "../settings/service.js";
 import * as repo from "./repo.js";
 import { assertMayAssignRole } from "./roles.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
@@ -65,6 +67,7 @@ export async function listUsers(db: Executor, tenantId: string, query: ListUsers
     tag: query.tag?.toLowerCase(),
     email: query.email,
     createdSince: query.createdSince,
+    profile: await profileFilters(db, tenantId, query),
   };
   const [data, total] = await Promise.all([
     repo.listUsers(db, tenantId, filter, query.sort ?? "-createdAt", window),
@@ -89,10 +92,12 @@ export async function createUser(
   tenantId: string,
   actor: Actor,
   input: CreateUserInput,
+  options: { profileRequired?: boolean } = {},
 ): Promise<UserRecord> {
   assertMayAssignRole(actor, input.role);
   const groupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
+    await assertEmailAllowed(tx, tenantId, input.email);
     if (input.role === "student") await reserveStudentSeats(tx, plans, tenantId);
     await assertJoinable(tx, tenantId, groupIds, groupIds);
     const id = await repo
@@ -103,6 +108,9 @@ export async function createUser(
         status: input.sendInvite === true ? "invited" : "active",
       })
       .catch(emailTaken);
+    await applyProfileValues(tx, tenantId, id, input.profileFields, {
+      creating: options.profileRequired ?? true,
+    });
     const created = (await repo.findUser(tx, tenantId, id)) as UserRecord;
     const subject = subjectOf(created);
     await emitEvent(tx, {
@@ -202,11 +210,21 @@ export async function updateUser(
       const demoted = input.role !== undefined && input.role !== "institution_admin";
       if (demoted || input.status === "suspended") await assertAnotherAdminRemains(tx, tenantId, id);
     }
+    if (input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase()) {
+      await assertEmailAllowed(tx, tenantId, input.email);
+    }
     // A seat, unless a student enrollment already has the user counted.
     if (input.role === "student" && current.role !== "student") await admitStudent(tx, plans, tenantId, id);
-    const { classGroupIds, ...fields } = input;
+    const { classGroupIds, profileFields, ...fields } = input;
     const groupIds = classGroupIds === undefined ? undefined : canonicalIds(classGroupIds);
     const changed = changedFields(before, input, groupIds);
+    if (profileFields !== undefined) {
+      const profileChanged = await applyProfileValues(tx, tenantId, id, profileFields, {
+        creating: false,
+        before: before.profileFields,
+      });
+      if (profileChanged) changed.push("profileFields");
+    }
     if (changed.length === 0) return before;
     if (Object.keys(fields).length > 0) await repo.updateUser(tx, tenantId, id, fields).catch(emailTaken);
     let after = (await repo.findUser(tx, tenantId, id)) as UserRecord;

@@ -68,6 +68,7 @@ describe("creating users", () => {
       "email",
       "id",
       "name",
+      "profileFields",
       "role",
       "status",
     ]);

@@ -52,6 +52,8 @@ const RESOURCE_TAG_LIST = [
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
   { name: "users", description: "Students, instructors and administrators of the institution." },
+  { name: "profile-fields", description: "Custom profile fields the institution defines for its users." },
+  { name: "themes", description: "The institution's brand: colours, fonts, logo and custom CSS." },
   { name: "classes", description: "Class groups of users, for enrolling and reporting together." },
   { name: "invites", description: "Invitations that let a person activate their account." },
   { name: "tags", description: "Labels for organising and filtering the catalogue." },
