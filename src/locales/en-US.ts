@@ -126,6 +126,10 @@ export const enUS = {
   "field.unknown_course": "Unknown course: {id}.",
   "field.after_starts_at": "Must be later than the start of the enrollment ({startsAt}).",
   "field.user_or_email": "Give exactly one of userId and email.",
+  "field.unknown_template_variable": "Unknown variable {{{name}}}; this template may use: {allowed}.",
+  "field.unknown_template": "Unknown e-mail template: {key}.",
+  "field.reset_token_invalid": "This password-reset link is invalid, expired or already used. Ask for a new one.",
+  "field.no_recipients": "None of these users can receive e-mail (unknown, or without an address).",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

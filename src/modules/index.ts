@@ -18,6 +18,8 @@ import { quizRoutes } from "./quizzes/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
+import { emailRoutes } from "./email/routes.js";
+import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 
 /** Every resource group's routes, registered on one app. */
 export async function registerModules(app: App, ctx: AppContext): Promise<void> {
@@ -39,4 +41,6 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  emailRoutes(app, ctx);
+  passwordResetRoutes(app, ctx);
 }

@@ -107,6 +107,22 @@ export interface EventPayloads {
   user_tag_removed: { userId: string; tagId: string; tagName: string };
   /** The JSON object posted to an inbound webhook URL, as sent. */
   webhook: Record<string, unknown>;
+  /** A mail could not be sent: an SMTP 5xx, or every retry used. `email` is masked (`a***@example.com`). */
+  email_failed: {
+    messageId: string;
+    email: string;
+    templateKey: string | null;
+    attempts: number;
+    error: string;
+  };
+  /** A sent mail bounced or drew a complaint, as the provider reported it. */
+  email_bounced: {
+    messageId: string;
+    email: string;
+    templateKey: string | null;
+    kind: "bounce" | "complaint";
+    reason: string | null;
+  };
 }
 
 interface CourseLifecycle {
@@ -182,6 +198,14 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
     webhook: {
       schemaVersion: 1,
       description: "A JSON object arrived at an automation's inbound webhook URL.",
+    },
+    email_failed: {
+      schemaVersion: 1,
+      description: "A mail could not be sent (refused by the SMTP server, or every retry used).",
+    },
+    email_bounced: {
+      schemaVersion: 1,
+      description: "A sent mail bounced or drew a complaint, as the mail provider reported it.",
     },
   };
 
@@ -333,6 +357,20 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   user_tag_added: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   user_tag_removed: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   webhook: { example: true },
+  email_failed: {
+    messageId: SAMPLE_ID,
+    email: "m***@example.com",
+    templateKey: "invite",
+    attempts: 6,
+    error: "550 mailbox unavailable",
+  },
+  email_bounced: {
+    messageId: SAMPLE_ID,
+    email: "m***@example.com",
+    templateKey: "invite",
+    kind: "bounce",
+    reason: "550 5.1.1 user unknown",
+  },
 };
 
 export const SAMPLE_SUBJECT: EventSubject = {
