@@ -128,7 +128,8 @@ export const enUS = {
   "field.user_or_email": "Give exactly one of userId and email.",
   "field.unknown_template_variable": "Unknown variable {{{name}}}; this template may use: {allowed}.",
   "field.unknown_template": "Unknown e-mail template: {key}.",
-  "field.reset_token_invalid": "This password-reset link is invalid, expired or already used. Ask for a new one.",
+  "field.reset_token_invalid":
+    "This password-reset link is invalid, expired or already used. Ask for a new one.",
   "field.no_recipients": "None of these users can receive e-mail (unknown, or without an address).",
 } as const;
 

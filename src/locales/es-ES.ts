@@ -132,6 +132,7 @@ export const esES: Catalogue = {
   "field.user_or_email": "Indica exactamente uno entre userId y email.",
   "field.unknown_template_variable": "Variable desconocida {{{name}}}; esta plantilla puede usar: {allowed}.",
   "field.unknown_template": "Plantilla de correo desconocida: {key}.",
-  "field.reset_token_invalid": "Este enlace para restablecer la contraseña no es válido, ha caducado o ya se usó. Pide uno nuevo.",
+  "field.reset_token_invalid":
+    "Este enlace para restablecer la contraseña no es válido, ha caducado o ya se usó. Pide uno nuevo.",
   "field.no_recipients": "Ninguno de estos usuarios puede recibir correo (desconocido o sin dirección).",
 };

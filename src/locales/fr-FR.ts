@@ -133,6 +133,7 @@ export const frFR: Catalogue = {
   "field.user_or_email": "Indiquez exactement un champ parmi userId et email.",
   "field.unknown_template_variable": "Variable inconnue {{{name}}} ; ce modèle peut utiliser : {allowed}.",
   "field.unknown_template": "Modèle d’e-mail inconnu : {key}.",
-  "field.reset_token_invalid": "Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.",
+  "field.reset_token_invalid":
+    "Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.",
   "field.no_recipients": "Aucun de ces utilisateurs ne peut recevoir d’e-mail (inconnu ou sans adresse).",
 };

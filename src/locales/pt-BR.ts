@@ -130,6 +130,7 @@ export const ptBR: Catalogue = {
   "field.user_or_email": "Informe exatamente um entre userId e email.",
   "field.unknown_template_variable": "Variável desconhecida {{{name}}}; este modelo pode usar: {allowed}.",
   "field.unknown_template": "Modelo de e-mail desconhecido: {key}.",
-  "field.reset_token_invalid": "Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo.",
+  "field.reset_token_invalid":
+    "Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo.",
   "field.no_recipients": "Nenhum destes usuários pode receber e-mail (desconhecido ou sem endereço).",
 };

@@ -1,12 +1,14 @@
 import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
+import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
+import { emailRoutes } from "./email/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
@@ -18,8 +20,6 @@ import { quizRoutes } from "./quizzes/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
-import { emailRoutes } from "./email/routes.js";
-import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 
 /** Every resource group's routes, registered on one app. */
 export async function registerModules(app: App, ctx: AppContext): Promise<void> {

@@ -113,7 +113,8 @@ export function startWorker(
   const loop =
     deliveries === false ? undefined : startDeliveryLoop(ctx, log, deliveries === true ? {} : deliveries);
   const mailOption = options.mail ?? true;
-  const mail = mailOption === false ? undefined : startMailLoop(ctx, log, mailOption === true ? {} : mailOption);
+  const mail =
+    mailOption === false ? undefined : startMailLoop(ctx, log, mailOption === true ? {} : mailOption);
   log.info({ jobs: jobs.map((j) => j.name), deliveries: loop !== undefined }, "worker started");
   return {
     async stop() {

@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { tenants } from "./tenancy.js";
 import { users } from "./users.js";

@@ -79,7 +79,13 @@ export function passwordResetRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await confirmPasswordReset(deps, tenantOf(request), request.ip, request.body.token, request.body.password);
+      await confirmPasswordReset(
+        deps,
+        tenantOf(request),
+        request.ip,
+        request.body.token,
+        request.body.password,
+      );
       reply.code(204).header("cache-control", "no-store").send(null);
     },
   );

@@ -36,7 +36,12 @@ export function resetUrl(origin: string, token: string): string {
  * Every request counts against the sign-in budgets' sizes, per (institution, address) and per IP, in windows of
  * their own: a request sends mail, so unlike sign-in there is no "success" to give the point back for.
  */
-async function consumeRequestBudget(deps: ResetDeps, tenant: Tenant, ip: string, email: string): Promise<void> {
+async function consumeRequestBudget(
+  deps: ResetDeps,
+  tenant: Tenant,
+  ip: string,
+  email: string,
+): Promise<void> {
   const { loginMaxPerEmail, loginMaxPerIp, loginWindowSeconds: window } = deps.config.auth;
   const [byEmail, byIp] = await Promise.all([
     deps.limiters.consume("reset:email", `${tenant.id}:${email.toLowerCase()}`, loginMaxPerEmail, window),
@@ -69,7 +74,10 @@ export async function requestPasswordReset(
   const token = newOpaqueToken();
   const ttl = deps.config.mail.passwordResetTtlSeconds;
   const language = asLocale(locale) ?? (await institutionLocale(deps.db, tenant.id));
-  const variables = { resetUrl: resetUrl(mail.origin, token), expiresInMinutes: String(Math.round(ttl / 60)) };
+  const variables = {
+    resetUrl: resetUrl(mail.origin, token),
+    expiresInMinutes: String(Math.round(ttl / 60)),
+  };
   if (user === undefined) {
     // The same template read and rendering as for a real address, so the answer's timing tells little.
     await renderTemplate(deps.db, tenant.id, "password_reset", language, variables);

@@ -49,7 +49,9 @@ function build(d: Draft): TemplateContent {
     `<p><a href="{{${d.action.url}}}">${d.action.label}</a></p>`,
     `<p>${d.closing}</p>`,
   ].join("\n");
-  const text = [d.greeting, ...d.paragraphs, `${d.action.label}: {{${d.action.url}}}`, d.closing].join("\n\n");
+  const text = [d.greeting, ...d.paragraphs, `${d.action.label}: {{${d.action.url}}}`, d.closing].join(
+    "\n\n",
+  );
   return { subject: d.subject, bodyHtml: html, bodyText: `${text}\n` };
 }
 
@@ -58,28 +60,40 @@ const DRAFTS: Readonly<Record<TemplateKey, Readonly<Record<Locale, Draft>>>> = {
     "pt-BR": {
       subject: "Convite para {{institutionName}}",
       greeting: "Olá, {{name}}!",
-      paragraphs: ["Você foi convidado(a) para participar de {{institutionName}}.", "O convite vale até {{expiresAt}}."],
+      paragraphs: [
+        "Você foi convidado(a) para participar de {{institutionName}}.",
+        "O convite vale até {{expiresAt}}.",
+      ],
       action: { label: "Aceitar o convite", url: "acceptUrl" },
       closing: "Equipe {{institutionName}}",
     },
     "en-US": {
       subject: "Your invitation to {{institutionName}}",
       greeting: "Hello {{name}},",
-      paragraphs: ["You have been invited to join {{institutionName}}.", "The invitation is valid until {{expiresAt}}."],
+      paragraphs: [
+        "You have been invited to join {{institutionName}}.",
+        "The invitation is valid until {{expiresAt}}.",
+      ],
       action: { label: "Accept the invitation", url: "acceptUrl" },
       closing: "The {{institutionName}} team",
     },
     "es-ES": {
       subject: "Invitación a {{institutionName}}",
       greeting: "Hola, {{name}}:",
-      paragraphs: ["Te han invitado a unirte a {{institutionName}}.", "La invitación es válida hasta {{expiresAt}}."],
+      paragraphs: [
+        "Te han invitado a unirte a {{institutionName}}.",
+        "La invitación es válida hasta {{expiresAt}}.",
+      ],
       action: { label: "Aceptar la invitación", url: "acceptUrl" },
       closing: "El equipo de {{institutionName}}",
     },
     "fr-FR": {
       subject: "Invitation à rejoindre {{institutionName}}",
       greeting: "Bonjour {{name}},",
-      paragraphs: ["Vous êtes invité(e) à rejoindre {{institutionName}}.", "L’invitation est valable jusqu’au {{expiresAt}}."],
+      paragraphs: [
+        "Vous êtes invité(e) à rejoindre {{institutionName}}.",
+        "L’invitation est valable jusqu’au {{expiresAt}}.",
+      ],
       action: { label: "Accepter l’invitation", url: "acceptUrl" },
       closing: "L’équipe {{institutionName}}",
     },
@@ -88,28 +102,40 @@ const DRAFTS: Readonly<Record<TemplateKey, Readonly<Record<Locale, Draft>>>> = {
     "pt-BR": {
       subject: "Lembrete: seu convite para {{institutionName}}",
       greeting: "Olá, {{name}}!",
-      paragraphs: ["Seu convite para {{institutionName}} ainda está esperando por você.", "Ele vale até {{expiresAt}}."],
+      paragraphs: [
+        "Seu convite para {{institutionName}} ainda está esperando por você.",
+        "Ele vale até {{expiresAt}}.",
+      ],
       action: { label: "Aceitar o convite", url: "acceptUrl" },
       closing: "Equipe {{institutionName}}",
     },
     "en-US": {
       subject: "Reminder: your invitation to {{institutionName}}",
       greeting: "Hello {{name}},",
-      paragraphs: ["Your invitation to {{institutionName}} is still waiting for you.", "It is valid until {{expiresAt}}."],
+      paragraphs: [
+        "Your invitation to {{institutionName}} is still waiting for you.",
+        "It is valid until {{expiresAt}}.",
+      ],
       action: { label: "Accept the invitation", url: "acceptUrl" },
       closing: "The {{institutionName}} team",
     },
     "es-ES": {
       subject: "Recordatorio: tu invitación a {{institutionName}}",
       greeting: "Hola, {{name}}:",
-      paragraphs: ["Tu invitación a {{institutionName}} sigue esperándote.", "Es válida hasta {{expiresAt}}."],
+      paragraphs: [
+        "Tu invitación a {{institutionName}} sigue esperándote.",
+        "Es válida hasta {{expiresAt}}.",
+      ],
       action: { label: "Aceptar la invitación", url: "acceptUrl" },
       closing: "El equipo de {{institutionName}}",
     },
     "fr-FR": {
       subject: "Rappel : votre invitation à {{institutionName}}",
       greeting: "Bonjour {{name}},",
-      paragraphs: ["Votre invitation à {{institutionName}} vous attend toujours.", "Elle est valable jusqu’au {{expiresAt}}."],
+      paragraphs: [
+        "Votre invitation à {{institutionName}} vous attend toujours.",
+        "Elle est valable jusqu’au {{expiresAt}}.",
+      ],
       action: { label: "Accepter l’invitation", url: "acceptUrl" },
       closing: "L’équipe {{institutionName}}",
     },

@@ -1,5 +1,5 @@
 /** POST /email/messages, the message log, and bounce reports. */
-import { timingSafeEqual, createHash } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Executor } from "../../db/client.js";
 import { classGroupMembers, classGroups, emailMessages, users } from "../../db/schema/index.js";
@@ -7,7 +7,14 @@ import { DEFAULT_LOCALE } from "../../locales/index.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { emitEvent } from "../events/emit.js";
-import { asLocale, type MailDeps, maskEmail, type OutgoingMail, resolveTemplate, writeMessages } from "./outbox.js";
+import {
+  asLocale,
+  type MailDeps,
+  maskEmail,
+  type OutgoingMail,
+  resolveTemplate,
+  writeMessages,
+} from "./outbox.js";
 import { render, sanitizeEmailHtml } from "./render.js";
 import * as repo from "./repo.js";
 import type { BounceInput, ListMessagesQueryType, MessageRecord, SendMessagesInput } from "./schemas.js";
@@ -63,7 +70,10 @@ async function recipients(tx: Executor, tenantId: string, input: SendMessagesInp
   return tx
     .select(columns)
     .from(classGroupMembers)
-    .innerJoin(users, and(eq(users.tenantId, classGroupMembers.tenantId), eq(users.id, classGroupMembers.userId)))
+    .innerJoin(
+      users,
+      and(eq(users.tenantId, classGroupMembers.tenantId), eq(users.id, classGroupMembers.userId)),
+    )
     .where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.classGroupId, groupId)));
 }
 
@@ -104,7 +114,8 @@ export async function sendMessages(
       throw validationError("templateKey", "field.unknown_template", { key: input.templateKey as string });
     }
     const people = await recipients(tx, tenantId, input);
-    if (people.length === 0) throw validationError(input.userIds ? "userIds" : "classGroupId", "field.no_recipients");
+    if (people.length === 0)
+      throw validationError(input.userIds ? "userIds" : "classGroupId", "field.no_recipients");
     const mails: OutgoingMail[] = people.map((p) => ({
       tenantId,
       templateKey: input.templateKey ?? null,
@@ -128,7 +139,9 @@ export function bounceAuthorized(secretHash: string | undefined, authorization: 
   if (secretHash === undefined || authorization === undefined) return false;
   const m = /^Bearer (\S+)$/.exec(authorization);
   if (m === null) return false;
-  const given = createHash("sha256").update(m[1] as string).digest();
+  const given = createHash("sha256")
+    .update(m[1] as string)
+    .digest();
   return timingSafeEqual(given, Buffer.from(secretHash, "hex"));
 }
 

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client.js";
-import { type Keyring, sealSecret } from "../../platform/crypto/secret-box.js";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../locales/index.js";
+import { type Keyring, sealSecret } from "../../platform/crypto/secret-box.js";
 import { defaultTemplate, isTemplateKey, type TemplateContent } from "./defaults.js";
 import { render, type Variables } from "./render.js";
 import * as repo from "./repo.js";

@@ -44,7 +44,11 @@ export async function findOverride(
     .select(templateColumns)
     .from(emailTemplates)
     .where(
-      and(eq(emailTemplates.tenantId, tenantId), eq(emailTemplates.key, key), eq(emailTemplates.locale, locale)),
+      and(
+        eq(emailTemplates.tenantId, tenantId),
+        eq(emailTemplates.key, key),
+        eq(emailTemplates.locale, locale),
+      ),
     );
   return rows[0];
 }
@@ -54,7 +58,9 @@ export async function listOverrides(db: Executor, tenantId: string, key?: string
   return db
     .select(templateColumns)
     .from(emailTemplates)
-    .where(and(eq(emailTemplates.tenantId, tenantId), key === undefined ? undefined : eq(emailTemplates.key, key)))
+    .where(
+      and(eq(emailTemplates.tenantId, tenantId), key === undefined ? undefined : eq(emailTemplates.key, key)),
+    )
     .orderBy(asc(emailTemplates.key), asc(emailTemplates.locale));
 }
 
@@ -197,7 +203,11 @@ export async function countMessages(db: Executor, tenantId: string, filter: Mess
   return rows[0]?.n ?? 0;
 }
 
-export async function findMessage(db: Executor, tenantId: string, id: string): Promise<MessageRow | undefined> {
+export async function findMessage(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<MessageRow | undefined> {
   const rows = await db
     .select(messageColumns)
     .from(emailMessages)

@@ -64,7 +64,8 @@ export function emailRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get an e-mail template",
-        description: "The key in every locale (or the one `locale` names), with the variables it is rendered with.",
+        description:
+          "The key in every locale (or the one `locale` names), with the variables it is rendered with.",
         params: KeyParams,
         querystring: GetTemplateQuery,
         response: { 200: TemplateSet },

@@ -14,7 +14,8 @@ export const KeyParams = Type.Object(
   {
     key: Type.String({
       maxLength: 100,
-      description: "A built-in key (`invite`, `invite_reminder`, `enrollment`, `password_reset`, `certificate`, " +
+      description:
+        "A built-in key (`invite`, `invite_reminder`, `enrollment`, `password_reset`, `certificate`, " +
         "`report_ready`) or the institution's own `custom.<name>`.",
     }),
   },
@@ -31,9 +32,13 @@ export const Template = Type.Object(
     subject: Type.String(),
     bodyHtml: Type.String(),
     bodyText: Type.String(),
-    variables: Type.Array(Type.String(), { description: "The placeholders (`{{name}}`) this key is rendered with." }),
+    variables: Type.Array(Type.String(), {
+      description: "The placeholders (`{{name}}`) this key is rendered with.",
+    }),
     customized: Type.Boolean({ description: "The institution's own version, not the built-in one." }),
-    updatedAt: Type.Union([IsoDateTime, Type.Null()], { description: "When the institution last changed it." }),
+    updatedAt: Type.Union([IsoDateTime, Type.Null()], {
+      description: "When the institution last changed it.",
+    }),
   },
   {
     additionalProperties: false,
@@ -59,7 +64,9 @@ export const ListTemplatesQuery = Type.Object(
   {
     ...PageQuery,
     locale: Type.Optional(Locale),
-    customized: Type.Optional(Type.Boolean({ description: "Only the institution's own versions (or only defaults)." })),
+    customized: Type.Optional(
+      Type.Boolean({ description: "Only the institution's own versions (or only defaults)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -116,14 +123,22 @@ export const PutTemplateBody = Type.Object(
 export type PutTemplateInput = Static<typeof PutTemplateBody>;
 
 export const DeleteTemplateQuery = Type.Object(
-  { locale: Type.Optional(Type.Union([Locale], { description: "Only this locale; every locale when absent." })) },
+  {
+    locale: Type.Optional(
+      Type.Union([Locale], { description: "Only this locale; every locale when absent." }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-const VariableValues = Type.Record(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" }), Type.String({ maxLength: 2000 }), {
-  maxProperties: 50,
-  description: "Values for the template's placeholders; HTML-escaped in the HTML part.",
-});
+const VariableValues = Type.Record(
+  Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" }),
+  Type.String({ maxLength: 2000 }),
+  {
+    maxProperties: 50,
+    description: "Values for the template's placeholders; HTML-escaped in the HTML part.",
+  },
+);
 
 export const PreviewBody = Type.Object(
   {
@@ -135,7 +150,12 @@ export const PreviewBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ locale: "en-US", variables: { name: "Ana", acceptUrl: "https://acme.example.com/invites/accept?token=…" } }],
+    examples: [
+      {
+        locale: "en-US",
+        variables: { name: "Ana", acceptUrl: "https://acme.example.com/invites/accept?token=…" },
+      },
+    ],
   },
 );
 export type PreviewInput = Static<typeof PreviewBody>;
@@ -144,7 +164,9 @@ export const Rendered = Type.Object(
   { subject: Type.String(), bodyHtml: Type.String(), bodyText: Type.String() },
   {
     additionalProperties: false,
-    examples: [{ subject: "Convite para Colégio Aurora", bodyHtml: "<p>Olá, Ana!</p>", bodyText: "Olá, Ana!\n" }],
+    examples: [
+      { subject: "Convite para Colégio Aurora", bodyHtml: "<p>Olá, Ana!</p>", bodyText: "Olá, Ana!\n" },
+    ],
   },
 );
 
@@ -152,7 +174,9 @@ export const MESSAGE_STATUSES = ["queued", "sent", "failed", "bounced", "complai
 
 const MessageFields = {
   id: Uuid,
-  messageId: Type.String({ description: "The Message-ID header sent; a bounce report names the message by it." }),
+  messageId: Type.String({
+    description: "The Message-ID header sent; a bounce report names the message by it.",
+  }),
   templateKey: Type.Union([Type.String(), Type.Null()]),
   locale: Locale,
   toUserId: Type.Union([Uuid, Type.Null()]),
@@ -161,7 +185,9 @@ const MessageFields = {
   status: StringEnum(MESSAGE_STATUSES),
   triggeredBy: StringEnum(["system", "api"] as const),
   attempts: Type.Integer({ minimum: 0 }),
-  nextAttemptAt: Type.Union([IsoDateTime, Type.Null()], { description: "When a queued message is tried next." }),
+  nextAttemptAt: Type.Union([IsoDateTime, Type.Null()], {
+    description: "When a queued message is tried next.",
+  }),
   lastError: Type.Union([Type.String(), Type.Null()]),
   sentAt: Type.Union([IsoDateTime, Type.Null()]),
   bouncedAt: Type.Union([IsoDateTime, Type.Null()]),
@@ -222,7 +248,11 @@ export const SendMessagesBody = Type.Object(
     bodyHtml: Type.Optional(BodyHtml),
     bodyText: Type.Optional(BodyText),
     userIds: Type.Optional(
-      Type.Array(Uuid, { minItems: 1, maxItems: MAX_RECIPIENTS, description: `Up to ${MAX_RECIPIENTS} users.` }),
+      Type.Array(Uuid, {
+        minItems: 1,
+        maxItems: MAX_RECIPIENTS,
+        description: `Up to ${MAX_RECIPIENTS} users.`,
+      }),
     ),
     classGroupId: Type.Optional(Uuid),
     locale: Type.Optional(Locale),
@@ -234,7 +264,11 @@ export const SendMessagesBody = Type.Object(
       "Either `templateKey`, or `subject` + `bodyHtml` + `bodyText`; either `userIds` or `classGroupId`. Without " +
       "`locale`, the institution's default language.",
     examples: [
-      { templateKey: "report_ready", userIds: ["9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d"], variables: { reportName: "Notas", reportUrl: "https://colegioaurora.com.br/r/1" } },
+      {
+        templateKey: "report_ready",
+        userIds: ["9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d"],
+        variables: { reportName: "Notas", reportUrl: "https://colegioaurora.com.br/r/1" },
+      },
     ],
   },
 );
@@ -245,23 +279,39 @@ export const Queued = Type.Object(
     queued: Type.Integer({ minimum: 0 }),
     messageIds: Type.Array(Uuid),
   },
-  { additionalProperties: false, examples: [{ queued: 1, messageIds: ["3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d"] }] },
+  {
+    additionalProperties: false,
+    examples: [{ queued: 1, messageIds: ["3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d"] }],
+  },
 );
 
 export const BounceBody = Type.Object(
   {
-    messageId: Type.String({ minLength: 1, maxLength: 300, description: "The Message-ID, with or without `<>`." }),
+    messageId: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: "The Message-ID, with or without `<>`.",
+    }),
     kind: StringEnum(["bounce", "complaint"] as const),
     reason: Type.Optional(Type.String({ maxLength: 1000 })),
   },
   {
     additionalProperties: false,
-    examples: [{ messageId: "<3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d@colegioaurora.com.br>", kind: "bounce", reason: "550 5.1.1 user unknown" }],
+    examples: [
+      {
+        messageId: "<3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d@colegioaurora.com.br>",
+        kind: "bounce",
+        reason: "550 5.1.1 user unknown",
+      },
+    ],
   },
 );
 export type BounceInput = Static<typeof BounceBody>;
 
 export const BounceResult = Type.Object(
   { id: Uuid, status: StringEnum(MESSAGE_STATUSES) },
-  { additionalProperties: false, examples: [{ id: "3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d", status: "bounced" }] },
+  {
+    additionalProperties: false,
+    examples: [{ id: "3f1e2d4c-5b6a-4789-8c0d-1e2f3a4b5c6d", status: "bounced" }],
+  },
 );

@@ -4,14 +4,14 @@
  */
 import type { Config } from "../../config/index.js";
 import type { Executor } from "../../db/client.js";
-import { createKeyring } from "../../platform/crypto/secret-box.js";
 import { DEFAULT_LOCALE, type Locale } from "../../locales/index.js";
+import { createKeyring } from "../../platform/crypto/secret-box.js";
 import { asLocale, type MailDeps, resolveTemplate } from "./outbox.js";
 import { render, type Variables } from "./render.js";
 import * as repo from "./repo.js";
 
-export { asLocale, enqueueTemplateMail, formatDate, type MailDeps, maskEmail } from "./outbox.js";
 export { bounceAuthorized, getMessage, listMessages, recordBounce, sendMessages } from "./messages.js";
+export { asLocale, enqueueTemplateMail, formatDate, type MailDeps, maskEmail } from "./outbox.js";
 export { deleteTemplate, getTemplateSet, listTemplates, previewTemplate, putTemplate } from "./templates.js";
 
 export function mailDepsOf(config: Config, origin: string): MailDeps {

@@ -3,7 +3,13 @@ import type { Executor } from "../../db/client.js";
 import { LOCALES, type Locale } from "../../locales/index.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { COMMON_VARIABLES, defaultTemplate, isTemplateKey, TEMPLATE_KEYS, TEMPLATE_VARIABLES } from "./defaults.js";
+import {
+  COMMON_VARIABLES,
+  defaultTemplate,
+  isTemplateKey,
+  TEMPLATE_KEYS,
+  TEMPLATE_VARIABLES,
+} from "./defaults.js";
 import { render, sanitizeEmailHtml, type Variables, variablesIn } from "./render.js";
 import * as repo from "./repo.js";
 import type { ListTemplatesQueryType, PreviewInput, PutTemplateInput, TemplateRecord } from "./schemas.js";
@@ -41,7 +47,9 @@ async function allTemplates(db: Executor, tenantId: string, key?: string): Promi
   const builtIn = TEMPLATE_KEYS.filter((k) => key === undefined || k === key).flatMap((k) =>
     LOCALES.map((l) => recordOf(k, l, byId.get(`${k}\u0000${l}`))),
   );
-  const custom = stored.filter((s) => !isTemplateKey(s.key)).map((s) => recordOf(s.key, s.locale as Locale, s));
+  const custom = stored
+    .filter((s) => !isTemplateKey(s.key))
+    .map((s) => recordOf(s.key, s.locale as Locale, s));
   return [...builtIn, ...custom];
 }
 
@@ -61,14 +69,19 @@ export async function listTemplates(db: Executor, tenantId: string, query: ListT
 
 export async function getTemplateSet(db: Executor, tenantId: string, key: string, locale?: Locale) {
   assertKnownShape(key);
-  const locales = (await allTemplates(db, tenantId, key)).filter((t) => locale === undefined || t.locale === locale);
+  const locales = (await allTemplates(db, tenantId, key)).filter(
+    (t) => locale === undefined || t.locale === locale,
+  );
   if (locales.length === 0) throw notFound();
   const variables = [...new Set(locales.flatMap((t) => t.variables))];
   return { key, variables, locales };
 }
 
 /** Placeholders a built-in key is not rendered with: 400 naming each, and where it is. */
-function assertKnownVariables(key: string, input: { subject: string; bodyHtml: string; bodyText: string }): void {
+function assertKnownVariables(
+  key: string,
+  input: { subject: string; bodyHtml: string; bodyText: string },
+): void {
   if (!isTemplateKey(key)) return;
   const allowed = TEMPLATE_VARIABLES[key];
   const details: DetailKey[] = [];
@@ -94,13 +107,22 @@ export async function putTemplate(
 ): Promise<TemplateRecord> {
   assertKnownShape(key);
   assertKnownVariables(key, input);
-  const content = { subject: input.subject, bodyHtml: sanitizeEmailHtml(input.bodyHtml), bodyText: input.bodyText };
+  const content = {
+    subject: input.subject,
+    bodyHtml: sanitizeEmailHtml(input.bodyHtml),
+    bodyText: input.bodyText,
+  };
   await repo.upsertOverride(db, tenantId, key, input.locale, content);
   return recordOf(key, input.locale, await repo.findOverride(db, tenantId, key, input.locale));
 }
 
 /** Reverts a built-in key to the default (always 204); deletes a custom key (404 when there is none). */
-export async function deleteTemplate(db: Executor, tenantId: string, key: string, locale?: Locale): Promise<void> {
+export async function deleteTemplate(
+  db: Executor,
+  tenantId: string,
+  key: string,
+  locale?: Locale,
+): Promise<void> {
   assertKnownShape(key);
   const deleted = await repo.deleteOverrides(db, tenantId, key, locale);
   if (deleted === 0 && !isTemplateKey(key)) throw notFound();
@@ -121,7 +143,10 @@ export async function previewTemplate(
 ) {
   assertKnownShape(key);
   const stored = (await allTemplates(db, tenantId, key)).find((t) => t.locale === input.locale);
-  if (stored === undefined && (input.subject === undefined || input.bodyHtml === undefined || input.bodyText === undefined)) {
+  if (
+    stored === undefined &&
+    (input.subject === undefined || input.bodyHtml === undefined || input.bodyText === undefined)
+  ) {
     throw notFound();
   }
   const draft = {

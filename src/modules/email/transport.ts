@@ -50,7 +50,10 @@ function messageOf(config: MailConfig, mail: MailEnvelope) {
 function describe(err: unknown): SendError {
   const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
   const code = typeof e.responseCode === "number" ? e.responseCode : undefined;
-  const text = (e.response ?? e.code ?? e.message ?? "send failed").toString().replace(/\s+/g, " ").slice(0, 300);
+  const text = (e.response ?? e.code ?? e.message ?? "send failed")
+    .toString()
+    .replace(/\s+/g, " ")
+    .slice(0, 300);
   return new SendError(code === undefined ? text : `${code} ${text}`, code !== undefined && code >= 500);
 }
 

@@ -6,8 +6,9 @@
  * never overwrites its successor's. Failures retry on MAIL_RETRY_SCHEDULE; an SMTP 5xx, or the last retry,
  * fails the message for good and emits `email_failed` in the same transaction.
  */
-import type { FastifyBaseLogger } from "fastify";
+
 import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { AppContext } from "../../platform/context.js";
 import { createKeyring, type Keyring, openSecret } from "../../platform/crypto/secret-box.js";
@@ -140,7 +141,8 @@ async function sendOne(
       text: body.text,
     });
   } catch (err) {
-    const error = err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
+    const error =
+      err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
     return recordFailure(db, schedule, m, error);
   }
   await recordSent(db, m);
