@@ -131,6 +131,8 @@ export const enUS = {
   "field.reset_token_invalid":
     "This password-reset link is invalid, expired or already used. Ask for a new one.",
   "field.no_recipients": "None of these users can receive e-mail (unknown, or without an address).",
+  "field.custom_template_key":
+    "A custom template's key is `custom.` followed by 1 to 64 lowercase letters, digits, `_` or `-`.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -135,4 +135,6 @@ export const esES: Catalogue = {
   "field.reset_token_invalid":
     "Este enlace para restablecer la contraseña no es válido, ha caducado o ya se usó. Pide uno nuevo.",
   "field.no_recipients": "Ninguno de estos usuarios puede recibir correo (desconocido o sin dirección).",
+  "field.custom_template_key":
+    "La clave de una plantilla propia es `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` o `-`.",
 };

@@ -136,4 +136,6 @@ export const frFR: Catalogue = {
   "field.reset_token_invalid":
     "Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.",
   "field.no_recipients": "Aucun de ces utilisateurs ne peut recevoir d’e-mail (inconnu ou sans adresse).",
+  "field.custom_template_key":
+    "La clé d’un modèle personnalisé est `custom.` suivi de 1 à 64 lettres minuscules, chiffres, `_` ou `-`.",
 };

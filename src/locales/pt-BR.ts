@@ -133,4 +133,6 @@ export const ptBR: Catalogue = {
   "field.reset_token_invalid":
     "Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo.",
   "field.no_recipients": "Nenhum destes usuários pode receber e-mail (desconhecido ou sem endereço).",
+  "field.custom_template_key":
+    "A chave de um modelo próprio é `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` ou `-`.",
 };

@@ -377,18 +377,44 @@ describe("templates", () => {
     expect(preview.statusCode).toBe(200);
     expect(preview.json().bodyHtml).toContain("Hello &lt;Ana&gt;,");
     expect(preview.json().bodyText).toContain("Hello <Ana>,");
-    const custom = await h.inject({
+    const weekly = {
+      locale: "pt-BR",
+      subject: "Semana {{week}}",
+      bodyHtml: "<p>{{week}}</p>",
+      bodyText: "{{week}}",
+    };
+    // A custom key is created with POST; PUT on one the institution does not have is 404.
+    const putFirst = await h.inject({
       method: "PUT",
       url: "/api/institution/email/templates/custom.weekly",
       headers: { host: a.host, ...json, ...bearer(keyA) },
-      payload: {
-        locale: "pt-BR",
-        subject: "Semana {{week}}",
-        bodyHtml: "<p>{{week}}</p>",
-        bodyText: "{{week}}",
-      },
+      payload: weekly,
     });
-    expect(custom.statusCode).toBe(200);
+    expect(putFirst.statusCode).toBe(404);
+    const custom = await post(
+      a,
+      "/api/institution/email/templates",
+      { key: "custom.weekly", ...weekly },
+      bearer(keyA),
+    );
+    expect(custom.statusCode).toBe(201);
+    expect(custom.json()).toMatchObject({
+      key: "custom.weekly",
+      customized: true,
+      variables: ["name", "email", "institutionName", "week"],
+    });
+    expect(
+      (await post(a, "/api/institution/email/templates", { key: "custom.weekly", ...weekly }, bearer(keyA)))
+        .statusCode,
+    ).toBe(409);
+    expect(
+      (await post(a, "/api/institution/email/templates", { key: "invite", ...weekly }, bearer(keyA)))
+        .statusCode,
+    ).toBe(400);
+    // Never in another institution's list or reach.
+    const theirList = (await get(b, "/api/institution/email/templates?perPage=100", keyB)).json();
+    expect(theirList.pagination.total).toBe(24);
+    expect(theirList.data.filter((x: { customized: boolean }) => x.customized)).toEqual([]);
     expect((await get(b, "/api/institution/email/templates/custom.weekly", keyB)).statusCode).toBe(404);
     const user = await makeUser(h, a, "student");
     const sent = await post(

@@ -8,6 +8,7 @@ import type { App } from "../../platform/http/types.js";
 import {
   BounceBody,
   BounceResult,
+  CreateTemplateBody,
   DeleteTemplateQuery,
   GetTemplateQuery,
   KeyParams,
@@ -57,6 +58,27 @@ export function emailRoutes(app: App, ctx: AppContext): void {
     (request) => service.listTemplates(db, tenantOf(request).id, request.query),
   );
 
+  app.post(
+    "/api/institution/email/templates",
+    {
+      config: { access: write, errors: [409] },
+      schema: {
+        tags,
+        summary: "Create a custom e-mail template",
+        description:
+          "A `custom.<name>` template of the institution, in one locale (add the others with PUT). It may use " +
+          "any placeholder; `name`, `email` and `institutionName` are filled for every recipient, the rest from " +
+          "the `variables` of POST /email/messages. A key the institution already has is 409.",
+        body: CreateTemplateBody,
+        response: { 201: Template },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return service.createCustomTemplate(db, tenantOf(request).id, request.body);
+    },
+  );
+
   app.get(
     "/api/institution/email/templates/:key",
     {
@@ -82,8 +104,8 @@ export function emailRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "Override an e-mail template in one locale",
         description:
-          "Stores the institution's version of a built-in key (or creates a `custom.<name>` template) in one " +
-          "locale. The HTML is sanitised (scripts, styles, handlers and non-http(s)/mailto links removed). A " +
+          "Stores the institution's version of a built-in key, or of one of its `custom.*` templates, in one " +
+          "locale (a custom key it does not have is 404: create it with POST). The HTML is sanitised (scripts, styles, handlers and non-http(s)/mailto links removed). A " +
           "placeholder a built-in key is not rendered with is 400, naming it and the field.",
         params: KeyParams,
         body: PutTemplateBody,

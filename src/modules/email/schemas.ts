@@ -122,6 +122,31 @@ export const PutTemplateBody = Type.Object(
 );
 export type PutTemplateInput = Static<typeof PutTemplateBody>;
 
+export const CreateTemplateBody = Type.Object(
+  {
+    key: Type.String({
+      maxLength: 71,
+      description: "`custom.` and 1–64 of `a-z 0-9 _ -`, starting with a letter or digit.",
+    }),
+    locale: Locale,
+    subject: Subject,
+    bodyHtml: BodyHtml,
+    bodyText: BodyText,
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        key: "custom.weekly_digest",
+        locale: "pt-BR",
+        subject: "Resumo da semana {{week}}",
+        bodyHtml: "<p>Olá, {{name}}! Semana {{week}}.</p>",
+        bodyText: "Olá, {{name}}! Semana {{week}}.",
+      },
+    ],
+  },
+);
+
 export const DeleteTemplateQuery = Type.Object(
   {
     locale: Type.Optional(

@@ -12,7 +12,14 @@ import * as repo from "./repo.js";
 
 export { bounceAuthorized, getMessage, listMessages, recordBounce, sendMessages } from "./messages.js";
 export { asLocale, enqueueTemplateMail, formatDate, type MailDeps, maskEmail } from "./outbox.js";
-export { deleteTemplate, getTemplateSet, listTemplates, previewTemplate, putTemplate } from "./templates.js";
+export {
+  createCustomTemplate,
+  deleteTemplate,
+  getTemplateSet,
+  listTemplates,
+  previewTemplate,
+  putTemplate,
+} from "./templates.js";
 
 export function mailDepsOf(config: Config, origin: string): MailDeps {
   const { current, previous } = config.secrets.encryptionKeys;

@@ -1,7 +1,9 @@
 /** The template routes' rules: built-in keys with per-locale overrides, and an institution's `custom.*` keys. */
+
+import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { LOCALES, type Locale } from "../../locales/index.js";
-import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
+import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import {
   COMMON_VARIABLES,
@@ -18,6 +20,12 @@ const CUSTOM_KEY = /^custom\.[a-z0-9][a-z0-9_-]{0,63}$/;
 
 function assertKnownShape(key: string): void {
   if (!isTemplateKey(key) && !CUSTOM_KEY.test(key)) throw notFound();
+}
+
+/** A built-in key exists everywhere; a custom one only in the institution that created it (404 elsewhere). */
+async function assertExists(db: Executor, tenantId: string, key: string): Promise<void> {
+  assertKnownShape(key);
+  if (!isTemplateKey(key) && (await repo.listOverrides(db, tenantId, key)).length === 0) throw notFound();
 }
 
 function variablesOf(key: string, stored?: repo.StoredTemplate): string[] {
@@ -105,7 +113,7 @@ export async function putTemplate(
   key: string,
   input: PutTemplateInput,
 ): Promise<TemplateRecord> {
-  assertKnownShape(key);
+  await assertExists(db, tenantId, key);
   assertKnownVariables(key, input);
   const content = {
     subject: input.subject,
@@ -114,6 +122,32 @@ export async function putTemplate(
   };
   await repo.upsertOverride(db, tenantId, key, input.locale, content);
   return recordOf(key, input.locale, await repo.findOverride(db, tenantId, key, input.locale));
+}
+
+/**
+ * Creates a `custom.<name>` template in one locale (more locales through PUT). A built-in key, or a custom key
+ * the institution already has, is 409.
+ */
+export async function createCustomTemplate(
+  db: Executor,
+  tenantId: string,
+  input: PutTemplateInput & { key: string },
+): Promise<TemplateRecord> {
+  if (!CUSTOM_KEY.test(input.key)) throw validationError("key", "field.custom_template_key");
+  return db.transaction(async (tx) => {
+    // Two creations of one key queue on the first one's row instead of both passing the check.
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtext(${`email_templates:${tenantId}:${input.key}`}))`,
+    );
+    if ((await repo.listOverrides(tx, tenantId, input.key)).length > 0) throw new AppError("conflict");
+    const content = {
+      subject: input.subject,
+      bodyHtml: sanitizeEmailHtml(input.bodyHtml),
+      bodyText: input.bodyText,
+    };
+    await repo.upsertOverride(tx, tenantId, input.key, input.locale, content);
+    return recordOf(input.key, input.locale, await repo.findOverride(tx, tenantId, input.key, input.locale));
+  });
 }
 
 /** Reverts a built-in key to the default (always 204); deletes a custom key (404 when there is none). */
@@ -141,7 +175,7 @@ export async function previewTemplate(
   input: PreviewInput,
   institutionName: string,
 ) {
-  assertKnownShape(key);
+  await assertExists(db, tenantId, key);
   const stored = (await allTemplates(db, tenantId, key)).find((t) => t.locale === input.locale);
   if (
     stored === undefined &&
