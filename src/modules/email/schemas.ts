@@ -150,7 +150,7 @@ export const CreateTemplateBody = Type.Object(
 export const DeleteTemplateQuery = Type.Object(
   {
     locale: Type.Optional(
-      Type.Union([Locale], { description: "Only this locale; every locale when absent." }),
+      StringEnum(LOCALES, { description: "Only this locale; every locale when absent." }),
     ),
   },
   { additionalProperties: false },
@@ -285,6 +285,7 @@ export const SendMessagesBody = Type.Object(
   },
   {
     additionalProperties: false,
+    minProperties: 2,
     description:
       "Either `templateKey`, or `subject` + `bodyHtml` + `bodyText`; either `userIds` or `classGroupId`. Without " +
       "`locale`, the institution's default language.",
