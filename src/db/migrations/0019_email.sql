@@ -53,4 +53,15 @@ CREATE INDEX "email_messages_tenant_created_idx" ON "email_messages" USING btree
 CREATE INDEX "email_messages_tenant_user_idx" ON "email_messages" USING btree ("tenant_id","to_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "email_messages_due_idx" ON "email_messages" USING btree ("next_attempt_at") WHERE status = 'queued';--> statement-breakpoint
 CREATE UNIQUE INDEX "password_reset_tokens_hash_key" ON "password_reset_tokens" USING btree ("tenant_id","token_hash");--> statement-breakpoint
-CREATE INDEX "password_reset_tokens_user_idx" ON "password_reset_tokens" USING btree ("tenant_id","user_id");
+CREATE INDEX "password_reset_tokens_user_idx" ON "password_reset_tokens" USING btree ("tenant_id","user_id");--> statement-breakpoint
+-- hand-written below
+-- The message log's totals (`email_messages`, `email_messages:status:<status>`), kept by the same statement-level
+-- triggers as every other list (aula_count_rows, 0000_extensions.sql).
+CREATE TRIGGER email_messages_count_insert AFTER INSERT ON email_messages REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('email_messages', 'status');
+--> statement-breakpoint
+CREATE TRIGGER email_messages_count_delete AFTER DELETE ON email_messages REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('email_messages', 'status');
+--> statement-breakpoint
+CREATE TRIGGER email_messages_count_update AFTER UPDATE ON email_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('email_messages', 'status');

@@ -309,6 +309,27 @@ describe("delivery status", () => {
   });
 });
 
+describe("the message log", () => {
+  it("reports exact totals, unfiltered and per status and user, that follow every change of status", async () => {
+    const rows = await h.database.db.select().from(emailMessages).where(eq(emailMessages.tenantId, a.id));
+    const all = (await get(a, "/api/institution/email/messages?perPage=1", keyA)).json();
+    expect(all.pagination.total).toBe(rows.length);
+    for (const status of ["queued", "sent", "failed", "bounced"]) {
+      const page = (
+        await get(a, `/api/institution/email/messages?status=${status}&perPage=100`, keyA)
+      ).json();
+      const expected = rows.filter((r) => r.status === status);
+      expect(page.pagination.total, status).toBe(expected.length);
+      expect(page.data.map((m: { id: string }) => m.id).sort()).toEqual(expected.map((r) => r.id).sort());
+    }
+    const someone = rows.find((r) => r.toUserId !== null);
+    const mine = (await get(a, `/api/institution/email/messages?userId=${someone?.toUserId}`, keyA)).json();
+    expect(mine.pagination.total).toBe(rows.filter((r) => r.toUserId === someone?.toUserId).length);
+    const bad = await get(a, "/api/institution/email/messages?status=lost", keyA);
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
 describe("templates", () => {
   it("lists the six keys in four locales, and an override changes what is sent", async () => {
     const list = await get(a, "/api/institution/email/templates?locale=en-US&perPage=100", keyA);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { emailMessages, emailTemplates, tenants } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { TemplateContent } from "./defaults.js";
@@ -194,8 +195,18 @@ export async function listMessages(
     .offset(window.offset) as Promise<MessageRow[]>;
 }
 
-/** Exact, with the list's own WHERE, through the tenant-leading indexes. */
+/**
+ * Exact. Unfiltered and status-filtered totals are the trigger-kept counters (`email_messages`,
+ * `email_messages:status:<s>`); other filters count their own matches through the tenant-leading indexes.
+ */
 export async function countMessages(db: Executor, tenantId: string, filter: MessageFilter): Promise<number> {
+  if (filter.userId === undefined && filter.templateKey === undefined && filter.since === undefined) {
+    return readCounter(
+      db,
+      tenantId,
+      filter.status === undefined ? "email_messages" : `email_messages:status:${filter.status}`,
+    );
+  }
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(emailMessages)
