@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailMessages, platformEvents } from "../../db/schema/index.js";
+import { emailMessages, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
 import {
   adminCookie,
   bearer,
@@ -286,6 +286,13 @@ describe("delivery status", () => {
     const { id } = await sendOne();
     await drain();
     const { messageId } = (await get(a, `/api/institution/email/messages/${id}`, keyA)).json();
+    const endpoint = await post(
+      a,
+      "/api/institution/webhooks",
+      { url: "https://93.184.215.14/bounces", eventTypes: ["email_bounced"] },
+      bearer(keyA),
+    );
+    expect(endpoint.statusCode).toBe(201);
     const report = (secret: string) =>
       h.inject({
         method: "POST",
@@ -302,10 +309,50 @@ describe("delivery status", () => {
       .select()
       .from(platformEvents)
       .where(and(eq(platformEvents.tenantId, a.id), eq(platformEvents.type, "email_bounced")));
-    expect(events.filter((e) => (e.data as { messageId: string }).messageId === id)).toHaveLength(1);
+    const bounced = events.filter((e) => (e.data as { messageId: string }).messageId === id);
+    expect(bounced).toHaveLength(1);
+    expect(bounced[0]?.data).toMatchObject({
+      kind: "bounce",
+      reason: "550 5.1.1 user unknown",
+      email: expect.stringMatching(/^.\*\*\*@/),
+    });
+    // The event reaches webhook endpoints like every other.
+    const deliveries = await h.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(eq(webhookDeliveries.tenantId, a.id), eq(webhookDeliveries.automationId, endpoint.json().id)),
+      );
+    expect(deliveries).toHaveLength(1);
     const list = (await get(a, "/api/institution/email/messages?status=bounced", keyA)).json();
     expect(list.data.map((m: { id: string }) => m.id)).toContain(id);
     expect(list.data[0].toEmail).toMatch(/^.\*\*\*@/);
+  });
+});
+
+describe("the worker's claim", () => {
+  it("never sends a message twice when workers drain at once", async () => {
+    const t = await makeTenant(h, "Escola Paralela");
+    const key = await makeKey(h, t, []);
+    const people = await Promise.all(Array.from({ length: 12 }, () => makeUser(h, t, "teacher")));
+    const res = await post(
+      t,
+      "/api/institution/email/messages",
+      { subject: "Oi", bodyHtml: "<p>Oi</p>", bodyText: "Oi", userIds: people.map((p) => p.id) },
+      bearer(key),
+    );
+    expect(res.json().queued).toBe(12);
+    const before = smtp.mails.length;
+    const options = { tenantIds: [t.id], batchSize: 3 };
+    const results = await Promise.all([
+      drainMail(h.ctx, transport, options),
+      drainMail(h.ctx, transport, options),
+      drainMail(h.ctx, transport, options),
+    ]);
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(12);
+    const received = smtp.mails.slice(before).map((m) => m.messageId);
+    expect(received).toHaveLength(12);
+    expect(new Set(received).size).toBe(12);
   });
 });
 
