@@ -156,9 +156,9 @@ const DRAFTS: Readonly<Record<TemplateKey, Readonly<Record<Locale, Draft>>>> = {
       closing: "Enjoy your learning!",
     },
     "es-ES": {
-      subject: "Matrícula confirmada: {{courseTitle}}",
+      subject: "Inscripción confirmada: {{courseTitle}}",
       greeting: "Hola, {{name}}:",
-      paragraphs: ["Te has matriculado en el curso {{courseTitle}} de {{institutionName}}."],
+      paragraphs: ["Te has inscrito en el curso {{courseTitle}} de {{institutionName}}."],
       action: { label: "Abrir el curso", url: "courseUrl" },
       closing: "¡Buen estudio!",
     },
