@@ -222,6 +222,58 @@ describe("password reset", () => {
   });
 });
 
+describe("password reset limits", () => {
+  it("limits failed confirmations per IP like invitation acceptance", async () => {
+    const codes: number[] = [];
+    for (let i = 0; i <= h.config.auth.loginMaxPerIp; i++) {
+      const res = await h.app.inject({
+        method: "POST",
+        url: "/api/auth/password-reset/confirm",
+        remoteAddress: "10.250.250.250",
+        headers: { host: a.host, ...json },
+        payload: { token: randomBytes(32).toString("base64url"), password: "a long enough password" },
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes.slice(0, -1).every((c) => c === 400)).toBe(true);
+    expect(codes.at(-1)).toBe(429);
+  });
+
+  it("mails nobody who cannot sign in: an invited or suspended account gets the same 202 and no message", async () => {
+    const invited = email(a);
+    await post(
+      a,
+      "/api/institution/users",
+      { name: "Ivo", email: invited, role: "teacher", sendInvite: true },
+      bearer(keyA),
+    );
+    const suspended = await makeUser(h, a, "teacher");
+    const patched = await h.inject({
+      method: "PATCH",
+      url: `/api/institution/users/${suspended.id}`,
+      headers: { host: a.host, ...json, ...bearer(keyA) },
+      payload: { status: "suspended" },
+    });
+    expect(patched.statusCode).toBe(200);
+    for (const address of [invited, suspended.email]) {
+      const res = await post(a, "/api/auth/password-reset", { email: address });
+      expect(res.statusCode).toBe(202);
+      const rows = await h.database.db
+        .select()
+        .from(emailMessages)
+        .where(
+          and(
+            eq(emailMessages.tenantId, a.id),
+            eq(emailMessages.toEmail, address),
+            eq(emailMessages.templateKey, "password_reset"),
+          ),
+        );
+      expect(rows, address).toEqual([]);
+    }
+    await drain(); // the invitation mail, so later tests start with nothing queued
+  });
+});
+
 describe("delivery status", () => {
   const sendOne = async () => {
     const user = await makeUser(h, a, "student");
