@@ -18,7 +18,7 @@ import {
   tablesContaining,
 } from "../../test-support/harness.js";
 import { type SmtpSink, startSmtpSink } from "../../test-support/smtp-sink.js";
-import { createMailTransport, type MailTransport } from "./transport.js";
+import { createMailTransport, type MailTransport, SendError } from "./transport.js";
 import { drainMail } from "./worker.js";
 
 const BOUNCE_SECRET = randomBytes(24).toString("hex");
@@ -96,7 +96,7 @@ describe("invitation mail through SMTP", () => {
     expect(row?.status).toBe("queued");
     expect(await tablesContaining(h, token)).toEqual([]);
 
-    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
     const mail = mailTo(to);
     expect(mail.from?.value).toEqual([{ name: "Aula", address: "no-reply@mail.test" }]);
     expect(mail.subject).toBe("Your invitation to Escola Alfa");
@@ -295,7 +295,7 @@ describe("delivery status", () => {
   it("retries a message the SMTP server refuses for now, and sends it once it accepts", async () => {
     const { user, id } = await sendOne();
     smtp.refuseNext.push(451);
-    expect(await drain()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    expect(await drain()).toEqual({ sent: 0, retried: 1, failed: 0, stale: 0 });
     const queued = (await get(a, `/api/institution/email/messages/${id}`, keyA)).json();
     expect(queued).toMatchObject({ status: "queued", attempts: 1 });
     expect(queued.lastError).toContain("451");
@@ -303,13 +303,13 @@ describe("delivery status", () => {
     const wait = Date.parse(queued.nextAttemptAt) - Date.now();
     expect(wait).toBeGreaterThan(50_000);
     expect(wait).toBeLessThanOrEqual(60_000);
-    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 0, stale: 0 });
     // Time passes: the retry falls due.
     await h.database.db
       .update(emailMessages)
       .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString() })
       .where(and(eq(emailMessages.tenantId, a.id), eq(emailMessages.id, id)));
-    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
     const mail = mailTo(user.email);
     expect(mail.html).not.toContain("script");
     expect(mail.text).toContain(`Olá ${user.name}`);
@@ -323,7 +323,7 @@ describe("delivery status", () => {
   it("fails a message the server refuses for good and emits email_failed", async () => {
     const { id } = await sendOne();
     smtp.refuseNext.push(550);
-    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 1 });
+    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 1, stale: 0 });
     expect((await get(a, `/api/institution/email/messages/${id}`, keyA)).json()).toMatchObject({
       status: "failed",
     });
@@ -405,6 +405,64 @@ describe("the worker's claim", () => {
     const received = smtp.mails.slice(before).map((m) => m.messageId);
     expect(received).toHaveLength(12);
     expect(new Set(received).size).toBe(12);
+  });
+});
+
+describe("a worker that stalls", () => {
+  it("loses its message to the next claim once the lease ends, and its late record changes nothing", async () => {
+    const t = await makeTenant(h, "Escola Lenta");
+    const key = await makeKey(h, t, []);
+    const user = await makeUser(h, t, "teacher");
+    const res = await post(
+      t,
+      "/api/institution/email/messages",
+      { subject: "Lenta", bodyHtml: "<p>Oi</p>", bodyText: "Oi", userIds: [user.id] },
+      bearer(key),
+    );
+    const id = res.json().messageIds[0] as string;
+    // The stalled send ends in a permanent refusal: unfenced, its record would turn the sent message `failed`.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((_, reject) => {
+      release = () => reject(new SendError("550 too late", true));
+    });
+    let stalledSends = 0;
+    const stalled: MailTransport = {
+      kind: "smtp",
+      async send() {
+        stalledSends++;
+        await gate;
+      },
+      close() {},
+    };
+    const first = drainMail(h.ctx, stalled, { tenantIds: [t.id], leaseSeconds: 1 });
+    while (stalledSends === 0) await new Promise((r) => setTimeout(r, 10));
+    // Within the lease nobody else takes it.
+    expect(await drainMail(h.ctx, transport, { tenantIds: [t.id] })).toEqual({
+      sent: 0,
+      retried: 0,
+      failed: 0,
+      stale: 0,
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await drainMail(h.ctx, transport, { tenantIds: [t.id] })).toEqual({
+      sent: 1,
+      retried: 0,
+      failed: 0,
+      stale: 0,
+    });
+    release();
+    expect(await first).toEqual({ sent: 0, retried: 0, failed: 0, stale: 1 });
+    const [row] = await h.database.db
+      .select()
+      .from(emailMessages)
+      .where(and(eq(emailMessages.tenantId, t.id), eq(emailMessages.id, id)));
+    expect(row).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+    const failures = await h.database.db
+      .select()
+      .from(platformEvents)
+      .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "email_failed")));
+    expect(failures).toEqual([]);
+    expect(smtp.mails.filter((m) => JSON.stringify(m.to).includes(user.email))).toHaveLength(1);
   });
 });
 

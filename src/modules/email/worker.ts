@@ -38,6 +38,8 @@ export interface DrainResult {
   sent: number;
   retried: number;
   failed: number;
+  /** Outcomes not recorded: the lease had ended and another worker had taken the message. */
+  stale: number;
 }
 
 function rowsOf<T>(result: unknown): T[] {
@@ -68,11 +70,15 @@ async function claim(db: Db, batchSize: number, leaseSeconds: number, tenantIds?
   return rowsOf<Claimed>(result);
 }
 
-async function recordSent(db: Db, m: Claimed): Promise<void> {
-  await db.execute(sql`
-    UPDATE email_messages
-       SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now()
-     WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'`);
+async function recordSent(db: Db, m: Claimed): Promise<"sent" | "stale"> {
+  const updated = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      UPDATE email_messages
+         SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now()
+       WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+   RETURNING id`),
+  );
+  return updated.length === 0 ? "stale" : "sent";
 }
 
 /** A failed attempt: a retry at the schedule's next step, or the end (`failed`, `email_failed`). */
@@ -81,16 +87,19 @@ async function recordFailure(
   schedule: readonly number[],
   m: Claimed,
   error: SendError,
-): Promise<"retried" | "failed"> {
+): Promise<"retried" | "failed" | "stale"> {
   const final = error.permanent || m.attempts > schedule.length;
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     if (!final) {
-      await tx.execute(sql`
-        UPDATE email_messages
-           SET next_attempt_at = now() + make_interval(secs => ${schedule[m.attempts - 1] ?? 0}),
-               lease_until = NULL, last_error = ${error.message}, updated_at = now()
-         WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'`);
-      return;
+      const retried = rowsOf<{ id: string }>(
+        await tx.execute(sql`
+          UPDATE email_messages
+             SET next_attempt_at = now() + make_interval(secs => ${schedule[m.attempts - 1] ?? 0}),
+                 lease_until = NULL, last_error = ${error.message}, updated_at = now()
+           WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+       RETURNING id`),
+      );
+      return retried.length === 0 ? "stale" : "retried";
     }
     const updated = rowsOf<{ id: string }>(
       await tx.execute(sql`
@@ -99,7 +108,7 @@ async function recordFailure(
          WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
      RETURNING id`),
     );
-    if (updated.length === 0) return;
+    if (updated.length === 0) return "stale";
     await emitEvent(tx, {
       tenantId: m.tenant_id,
       type: "email_failed",
@@ -112,8 +121,8 @@ async function recordFailure(
       },
       actor: { type: "system" },
     });
+    return "failed";
   });
-  return final ? "failed" : "retried";
 }
 
 async function sendOne(
@@ -145,8 +154,7 @@ async function sendOne(
       err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
     return recordFailure(db, schedule, m, error);
   }
-  await recordSent(db, m);
-  return "sent";
+  return recordSent(db, m);
 }
 
 export function mailKeyring(ctx: AppContext): Keyring {
@@ -163,7 +171,7 @@ export async function drainMail(
   const db = ctx.database.db;
   const keyring = mailKeyring(ctx);
   const schedule = ctx.config.mail.retryScheduleSeconds;
-  const result: DrainResult = { sent: 0, retried: 0, failed: 0 };
+  const result: DrainResult = { sent: 0, retried: 0, failed: 0, stale: 0 };
   for (;;) {
     const batch = await claim(
       db,
@@ -209,7 +217,7 @@ export function startMailLoop(
     if (stopped) return;
     running = drainMail(ctx, transport, options)
       .then((r) => {
-        if (r.sent + r.retried + r.failed > 0) log.debug({ mail: r }, "mail drained");
+        if (r.sent + r.retried + r.failed + r.stale > 0) log.debug({ mail: r }, "mail drained");
       })
       .catch((err: unknown) => log.error({ err }, "mail drain failed"))
       .finally(() => {
