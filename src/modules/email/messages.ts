@@ -7,6 +7,12 @@ import { DEFAULT_LOCALE } from "../../locales/index.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { emitEvent } from "../events/emit.js";
+import type {
+  BounceInput,
+  ListMessagesQueryType,
+  MessageRecord,
+  SendMessagesInput,
+} from "./message-schemas.js";
 import {
   asLocale,
   type MailDeps,
@@ -17,7 +23,6 @@ import {
 } from "./outbox.js";
 import { render, sanitizeEmailHtml } from "./render.js";
 import * as repo from "./repo.js";
-import type { BounceInput, ListMessagesQueryType, MessageRecord, SendMessagesInput } from "./schemas.js";
 
 function shape(row: repo.MessageRow, masked: boolean): MessageRecord {
   return {
