@@ -4,12 +4,15 @@
  * link, written to the mail outbox in the same transaction as the token. Confirming sets the password, consumes
  * the token (and any other the user holds) and revokes every session of the user.
  */
+
+import { randomUUID } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Config } from "../../config/index.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Executor } from "../../db/client.js";
 import { passwordResetTokens, refreshTokens, users } from "../../db/schema/index.js";
 import { hashPassword, newOpaqueToken, sha256Hex } from "../../platform/auth/secrets.js";
 import type { Tenant } from "../../platform/auth/types.js";
+import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { validationError } from "../../platform/errors/app-error.js";
 import { type LimiterFactory, rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
 import {
@@ -51,6 +54,19 @@ async function consumeRequestBudget(
   if (blocked.length > 0) throw rateLimited(secondsUntil(Math.max(...blocked.map((w) => w.msBeforeNext))));
 }
 
+async function retireLinks(tx: Executor, tenantId: string, userId: string): Promise<void> {
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(passwordResetTokens.tenantId, tenantId),
+        eq(passwordResetTokens.userId, userId),
+        isNull(passwordResetTokens.usedAt),
+      ),
+    );
+}
+
 async function findResettable(db: Db, tenantId: string, email: string) {
   const rows = await db
     .select({ id: users.id, name: users.name, email: users.email, status: users.status })
@@ -79,22 +95,19 @@ export async function requestPasswordReset(
     expiresInMinutes: String(Math.round(ttl / 60)),
   };
   if (user === undefined) {
-    // The same template read and rendering as for a real address, so the answer's timing tells little.
-    await renderTemplate(deps.db, tenant.id, "password_reset", language, variables);
+    // The same work as for a real address, short of writing rows: a transaction with the same retiring
+    // statement (for an id no user has), the template read and rendering, and the body sealed. The answer's
+    // timing then tells little about which addresses exist.
+    await deps.db.transaction(async (tx) => {
+      await retireLinks(tx, tenant.id, randomUUID());
+      const rendered = await renderTemplate(tx, tenant.id, "password_reset", language, variables);
+      sealSecret(JSON.stringify(rendered), mail.keyring, "email:decoy");
+    });
     return;
   }
   await deps.db.transaction(async (tx) => {
     // One live link per user: a new request retires the previous ones.
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(
-        and(
-          eq(passwordResetTokens.tenantId, tenant.id),
-          eq(passwordResetTokens.userId, user.id),
-          isNull(passwordResetTokens.usedAt),
-        ),
-      );
+    await retireLinks(tx, tenant.id, user.id);
     await tx.insert(passwordResetTokens).values({
       tenantId: tenant.id,
       userId: user.id,
@@ -153,16 +166,7 @@ export async function confirmPasswordReset(
     const row = await findLiveToken(tx as unknown as Db, tenant.id, tokenHash, true);
     if (row === undefined) throw invalidToken();
     if ((await repo.findActiveUser(tx, tenant.id, row.userId)) === undefined) throw invalidToken();
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(
-        and(
-          eq(passwordResetTokens.tenantId, tenant.id),
-          eq(passwordResetTokens.userId, row.userId),
-          isNull(passwordResetTokens.usedAt),
-        ),
-      );
+    await retireLinks(tx, tenant.id, row.userId);
     await repo.upsertPassword(tx, tenant.id, row.userId, passwordHash);
     await tx
       .update(refreshTokens)
