@@ -35,6 +35,7 @@ import {
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
 import { fixtures as courseContent } from "./matrix/course-content.js";
+import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
@@ -226,6 +227,7 @@ const GROUPS: Fixtures[] = [
   settings,
   profileFields,
   themes,
+  email,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
+import { loadMailConfig, type MailConfig } from "./mail.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
@@ -46,6 +47,8 @@ export interface Config {
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
   cronSecret?: string;
+  /** E-mail: SMTP or .eml files, From, retries, the bounce route's secret, password-reset lifetime. */
+  mail: MailConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -113,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
+    mail: loadMailConfig(env, dataDir, str(env, "BASE_DOMAIN", "localhost").toLowerCase()),
   };
 }

@@ -142,6 +142,13 @@ export const enUS = {
   "conflict.profile_field_limit": "An institution can define at most {limit} profile fields.",
   "conflict.theme_active": "This is the active theme: activate another theme first.",
   "conflict.theme_activation_race": "Another theme was activated at the same time. Try again.",
+  "field.unknown_template_variable": "Unknown variable {{{name}}}; this template may use: {allowed}.",
+  "field.unknown_template": "Unknown e-mail template: {key}.",
+  "field.reset_token_invalid":
+    "This password-reset link is invalid, expired or already used. Ask for a new one.",
+  "field.no_recipients": "None of these users can receive e-mail (unknown, or without an address).",
+  "field.custom_template_key":
+    "A custom template's key is `custom.` followed by 1 to 64 lowercase letters, digits, `_` or `-`.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -147,4 +147,11 @@ export const esES: Catalogue = {
   "conflict.profile_field_limit": "Una institución puede definir como máximo {limit} campos de perfil.",
   "conflict.theme_active": "Este es el tema activo: active otro tema primero.",
   "conflict.theme_activation_race": "Se activó otro tema al mismo tiempo. Inténtelo de nuevo.",
+  "field.unknown_template_variable": "Variable desconocida {{{name}}}; esta plantilla puede usar: {allowed}.",
+  "field.unknown_template": "Plantilla de correo desconocida: {key}.",
+  "field.reset_token_invalid":
+    "Este enlace para restablecer la contraseña no es válido, ha caducado o ya se usó. Pide uno nuevo.",
+  "field.no_recipients": "Ninguno de estos usuarios puede recibir correo (desconocido o sin dirección).",
+  "field.custom_template_key":
+    "La clave de una plantilla propia es `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` o `-`.",
 };

@@ -148,4 +148,11 @@ export const frFR: Catalogue = {
   "conflict.profile_field_limit": "Un établissement peut définir au plus {limit} champs de profil.",
   "conflict.theme_active": "C'est le thème actif : activez d'abord un autre thème.",
   "conflict.theme_activation_race": "Un autre thème a été activé en même temps. Réessayez.",
+  "field.unknown_template_variable": "Variable inconnue {{{name}}} ; ce modèle peut utiliser : {allowed}.",
+  "field.unknown_template": "Modèle d’e-mail inconnu : {key}.",
+  "field.reset_token_invalid":
+    "Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.",
+  "field.no_recipients": "Aucun de ces utilisateurs ne peut recevoir d’e-mail (inconnu ou sans adresse).",
+  "field.custom_template_key":
+    "La clé d’un modèle personnalisé est `custom.` suivi de 1 à 64 lettres minuscules, chiffres, `_` ou `-`.",
 };

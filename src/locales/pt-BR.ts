@@ -145,4 +145,11 @@ export const ptBR: Catalogue = {
   "conflict.profile_field_limit": "Uma instituição pode definir no máximo {limit} campos de perfil.",
   "conflict.theme_active": "Este é o tema ativo: ative outro tema primeiro.",
   "conflict.theme_activation_race": "Outro tema foi ativado ao mesmo tempo. Tente novamente.",
+  "field.unknown_template_variable": "Variável desconhecida {{{name}}}; este modelo pode usar: {allowed}.",
+  "field.unknown_template": "Modelo de e-mail desconhecido: {key}.",
+  "field.reset_token_invalid":
+    "Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo.",
+  "field.no_recipients": "Nenhum destes usuários pode receber e-mail (desconhecido ou sem endereço).",
+  "field.custom_template_key":
+    "A chave de um modelo próprio é `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` ou `-`.",
 };

@@ -1,12 +1,14 @@
 import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
+import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
+import { emailRoutes } from "./email/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
@@ -45,4 +47,6 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   settingsRoutes(app, ctx);
   profileFieldRoutes(app, ctx);
   themeRoutes(app, ctx);
+  emailRoutes(app, ctx);
+  passwordResetRoutes(app, ctx);
 }

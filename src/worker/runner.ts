@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
+import { type MailLoopOptions, startMailLoop } from "../modules/email/worker.js";
 import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
 import { purgeExpired } from "../modules/events/retention.js";
@@ -81,6 +82,8 @@ export interface WorkerOptions {
    * options scoped to its tenants), so the loop does not send the deliveries another file drives by hand.
    */
   deliveries?: boolean | DeliveryLoopOptions;
+  /** The mail outbox loop (modules/email/worker.ts); on unless `false`, like `deliveries`. */
+  mail?: boolean | MailLoopOptions;
 }
 
 /**
@@ -115,12 +118,15 @@ export function startWorker(
   const deliveries = options.deliveries ?? true;
   const loop =
     deliveries === false ? undefined : startDeliveryLoop(ctx, log, deliveries === true ? {} : deliveries);
+  const mailOption = options.mail ?? true;
+  const mail =
+    mailOption === false ? undefined : startMailLoop(ctx, log, mailOption === true ? {} : mailOption);
   log.info({ jobs: jobs.map((j) => j.name), deliveries: loop !== undefined }, "worker started");
   return {
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
-      await Promise.all([...inFlight, loop?.stop()]);
+      await Promise.all([...inFlight, loop?.stop(), mail?.stop()]);
     },
   };
 }

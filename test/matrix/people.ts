@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { classGroupMembers, classGroups, invites } from "../../src/db/schema/index.js";
 import { addMembers, createClass } from "../../src/modules/classes/service.js";
+import { mailDepsOf } from "../../src/modules/email/service.js";
 import { createInvite } from "../../src/modules/invites/service.js";
 import { type Harness, makeUser, type TestTenant } from "../../src/test-support/harness.js";
 import type { Fixture, Fixtures } from "./fixture.js";
@@ -39,7 +40,7 @@ const invite = async (h: Harness, t: TestTenant) =>
       t.id,
       { kind: "system" },
       { email: `${randomUUID()}@matrix.test` },
-      `http://${t.host}`,
+      mailDepsOf(h.config, `http://${t.host}`),
     )
   ).id;
 

@@ -15,6 +15,8 @@ export const invites = pgTable(
     courseIds: uuid("course_ids").array().notNull().default(sql`'{}'::uuid[]`),
     classGroupIds: uuid("class_group_ids").array().notNull().default(sql`'{}'::uuid[]`),
     message: text("message"),
+    /** The invitation mail's language; null means the institution's default locale. */
+    locale: text("locale"),
     tokenHash: text("token_hash").notNull(),
     status: text("status").notNull().default("pending"),
     expiresAt: isoTimestamp("expires_at").notNull(),

@@ -4,6 +4,7 @@ export * from "./automations.js";
 export * from "./billing.js";
 export * from "./community.js";
 export * from "./courses.js";
+export * from "./email.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
 export * from "./settings.js";

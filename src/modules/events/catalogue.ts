@@ -113,12 +113,12 @@ export interface EventPayloads {
   webhook: Record<string, unknown>;
   /** Audit: the institution's settings changed; `changedKeys` are `namespace.key` paths, `version` the new one. */
   settings_updated: { changedKeys: string[]; version: number };
+  /** A theme became the institution's active one; `previousThemeId` is the one it replaced. */
+  theme_activated: { themeId: string; name: string; version: number; previousThemeId: string | null };
   /**
    * An active enrollment had no learning activity (its last completion, or its enrollment if none) for the
    * institution's `inactivity.enrollmentInactiveDays`; once per inactivity period.
    */
-  /** A theme became the institution's active one; `previousThemeId` is the one it replaced. */
-  theme_activated: { themeId: string; name: string; version: number; previousThemeId: string | null };
   enrollment_inactive: {
     enrollmentId: string;
     courseId: string;
@@ -127,6 +127,22 @@ export interface EventPayloads {
     thresholdDays: number;
     progressPercent: number;
     basis: "activity";
+  };
+  /** A mail could not be sent: an SMTP 5xx, or every retry used. `email` is masked (`a***@example.com`). */
+  email_failed: {
+    messageId: string;
+    email: string;
+    templateKey: string | null;
+    attempts: number;
+    error: string;
+  };
+  /** A sent mail bounced or drew a complaint, as the provider reported it. */
+  email_bounced: {
+    messageId: string;
+    email: string;
+    templateKey: string | null;
+    kind: "bounce" | "complaint";
+    reason: string | null;
   };
 }
 
@@ -215,6 +231,14 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       schemaVersion: 1,
       description:
         "An active enrollment had no learning activity for the institution's enrollmentInactiveDays; once per period.",
+    },
+    email_failed: {
+      schemaVersion: 1,
+      description: "A mail could not be sent (refused by the SMTP server, or every retry used).",
+    },
+    email_bounced: {
+      schemaVersion: 1,
+      description: "A sent mail bounced or drew a complaint, as the mail provider reported it.",
     },
   };
 
@@ -387,6 +411,20 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     thresholdDays: 14,
     progressPercent: 40,
     basis: "activity",
+  },
+  email_failed: {
+    messageId: SAMPLE_ID,
+    email: "m***@example.com",
+    templateKey: "invite",
+    attempts: 6,
+    error: "550 mailbox unavailable",
+  },
+  email_bounced: {
+    messageId: SAMPLE_ID,
+    email: "m***@example.com",
+    templateKey: "invite",
+    kind: "bounce",
+    reason: "550 5.1.1 user unknown",
   },
 };
 

@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { Executor } from "../../db/client.js";
 import { sha256Hex } from "../../platform/auth/secrets.js";
+import {
+  asLocale,
+  enqueueTemplateMail,
+  formatDate,
+  institutionLocale,
+  type MailDeps,
+} from "../email/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { lifecycleOf } from "./lifecycle.js";
@@ -13,9 +20,15 @@ export function newToken(): { token: string; hash: string } {
   return { token, hash: sha256Hex(token) };
 }
 
+/** Where the invitee accepts: a page of the tenant's own host, carrying the token. */
+export function acceptUrl(origin: string, token: string): string {
+  return `${origin}/invites/accept?token=${token}`;
+}
+
 export interface Invitation {
   email: string;
   name: string | null;
+  locale: string | null;
   role: string;
   courseIds: string[];
   classGroupIds: string[];
@@ -33,6 +46,7 @@ export async function issueInvitation(
   tenantId: string,
   actor: Actor,
   invitation: Invitation,
+  mail: MailDeps,
 ): Promise<{ invite: InviteRecord; token: string }> {
   const { token, hash } = newToken();
   const id = await repo.insertInvite(tx, tenantId, {
@@ -47,5 +61,38 @@ export async function issueInvitation(
     data: lifecycleOf(invite),
     actor: eventActorOf(actor),
   });
+  await mailInvitation(tx, tenantId, mail, "invite", invite, token, invitation.locale);
   return { invite, token };
+}
+
+/**
+ * Writes the invitation mail (`invite`, or `invite_reminder` when sent again) to the outbox in the caller's
+ * transaction, in the invitation's language or the institution's, with the accept link carrying the token.
+ */
+export async function mailInvitation(
+  tx: Executor,
+  tenantId: string,
+  mail: MailDeps,
+  templateKey: "invite" | "invite_reminder",
+  invite: InviteRecord,
+  token: string,
+  locale: string | null,
+): Promise<void> {
+  const language = asLocale(locale) ?? (await institutionLocale(tx, tenantId));
+  const account = await repo.accountOf(tx, tenantId, invite.email);
+  await enqueueTemplateMail(tx, mail, {
+    tenantId,
+    templateKey,
+    locale: language,
+    to: {
+      userId: account?.id ?? null,
+      email: invite.email,
+      name: invite.name ?? invite.email.slice(0, invite.email.indexOf("@")),
+    },
+    variables: {
+      acceptUrl: acceptUrl(mail.origin, token),
+      expiresAt: formatDate(invite.expiresAt, language),
+      role: invite.role,
+    },
+  });
 }

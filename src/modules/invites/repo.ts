@@ -174,6 +174,8 @@ export async function accountOf(
 export interface NewInvite {
   email: string;
   name: string | null;
+  /** The invitation mail's language; null: the institution's. */
+  locale: string | null;
   role: string;
   courseIds: string[];
   classGroupIds: string[];
@@ -251,3 +253,12 @@ export const missingCourses = (db: Executor, tenantId: string, ids: readonly str
   missing(db, courses, tenantId, ids);
 export const missingClassGroups = (db: Executor, tenantId: string, ids: readonly string[]) =>
   missing(db, classGroups, tenantId, ids);
+
+/** The language an invitation's mail is written in (null: the institution's default). */
+export async function localeOf(db: Executor, tenantId: string, id: string): Promise<string | null> {
+  const rows = await db
+    .select({ locale: invites.locale })
+    .from(invites)
+    .where(and(eq(invites.tenantId, tenantId), eq(invites.id, id)));
+  return rows[0]?.locale ?? null;
+}

@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { mailDepsOf } from "../email/service.js";
 import {
   AcceptedInvite,
   AcceptInviteBody,
@@ -36,7 +37,7 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
   const { config, limiters } = ctx;
   // The tenant's own host, as the pipeline resolved it (not X-Forwarded-Host, which could point elsewhere).
-  const originOf = (request: FastifyRequest) => publicOrigin(request);
+  const originOf = (request: FastifyRequest) => mailDepsOf(config, publicOrigin(request));
 
   app.get(
     "/api/institution/invites",

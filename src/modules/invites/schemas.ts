@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { LOCALES } from "../../locales/index.js";
 import { ROLES } from "../../platform/auth/types.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
@@ -99,6 +100,9 @@ export const CreateInviteBody = Type.Object(
     courseIds: Type.Optional(Ids("Courses to enroll the new user in")),
     classGroupIds: Type.Optional(Ids("Classes the new user joins")),
     message: Type.Optional(Type.String({ maxLength: 2000 })),
+    locale: Type.Optional(
+      StringEnum(LOCALES, { description: "The invitation mail's language; default: the institution's." }),
+    ),
     expiresAt: Type.Optional(
       Type.String({
         format: "date-time",

@@ -3,11 +3,12 @@ import type { Role } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import type { MailDeps } from "../email/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { assertEmailAllowed } from "../settings/service.js";
 import { adminRequired, mayAssignRole } from "../users/service.js";
-import { issueInvitation, newToken } from "./issue.js";
+import { acceptUrl, issueInvitation, mailInvitation, newToken } from "./issue.js";
 import { inviteConflict, invitedRoleDiffers, lifecycleOf } from "./lifecycle.js";
 import * as repo from "./repo.js";
 import {
@@ -23,10 +24,7 @@ export { acceptInvite, acceptInviteLimited } from "./accept.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Where the invitee accepts: a page of the tenant's own host, carrying the token. */
-export function acceptUrl(origin: string, token: string): string {
-  return `${origin}/invites/accept?token=${token}`;
-}
+export { acceptUrl } from "./issue.js";
 
 /** The expiry asked for, or the default; in the future and at most 90 days ahead. */
 function expiryOf(requested: string | undefined, now = Date.now()): string {
@@ -116,7 +114,7 @@ export async function createInvite(
   tenantId: string,
   actor: Actor,
   input: CreateInviteInput,
-  origin: string,
+  mail: MailDeps,
 ): Promise<IssuedInviteRecord> {
   const role: Role = input.role ?? "student";
   if (!mayAssignRole(actor, role)) throw adminRequired();
@@ -127,16 +125,23 @@ export async function createInvite(
     await assertEmailAllowed(tx, tenantId, input.email);
     await assertReferencesExist(tx, tenantId, courseIds, classGroupIds);
     await assertAddressFree(tx, tenantId, input.email, role);
-    const { invite, token } = await issueInvitation(tx, tenantId, actor, {
-      email: input.email,
-      name: input.name ?? null,
-      role,
-      courseIds,
-      classGroupIds,
-      message: input.message ?? null,
-      expiresAt,
-    });
-    return { ...invite, token, acceptUrl: acceptUrl(origin, token) };
+    const { invite, token } = await issueInvitation(
+      tx,
+      tenantId,
+      actor,
+      {
+        email: input.email,
+        name: input.name ?? null,
+        role,
+        courseIds,
+        classGroupIds,
+        message: input.message ?? null,
+        locale: input.locale ?? null,
+        expiresAt,
+      },
+      mail,
+    );
+    return { ...invite, token, acceptUrl: acceptUrl(mail.origin, token) };
   });
 }
 
@@ -149,7 +154,7 @@ export async function resendInvite(
   tenantId: string,
   actor: Actor,
   id: string,
-  origin: string,
+  mail: MailDeps,
 ): Promise<IssuedInviteRecord> {
   const { token, hash } = newToken();
   return db.transaction(async (tx) => {
@@ -167,7 +172,9 @@ export async function resendInvite(
       data: lifecycleOf(invite),
       actor: eventActorOf(actor),
     });
-    return { ...invite, token, acceptUrl: acceptUrl(origin, token) };
+    const locale = await repo.localeOf(tx, tenantId, id);
+    await mailInvitation(tx, tenantId, mail, "invite_reminder", invite, token, locale);
+    return { ...invite, token, acceptUrl: acceptUrl(mail.origin, token) };
   });
 }
 

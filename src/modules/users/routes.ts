@@ -2,8 +2,10 @@ import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
+import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { mailDepsOf } from "../email/service.js";
 import {
   BulkCreateUsersBody,
   BulkCreateUsersResponse,
@@ -76,6 +78,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
         tenantOf(request).id,
         principalOf(request),
         request.body,
+        { mail: mailDepsOf(ctx.config, publicOrigin(request)) },
       );
       reply.code(201);
       return user;

@@ -5,6 +5,7 @@ import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import * as classes from "../classes/service.js";
+import type { MailDeps } from "../email/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvent, emitEvents } from "../events/emit.js";
 import { issueInvitation } from "../invites/issue.js";
@@ -92,9 +93,16 @@ export async function createUser(
   tenantId: string,
   actor: Actor,
   input: CreateUserInput,
-  options: { profileRequired?: boolean } = {},
+  options: {
+    /** Whether the institution's required profile fields must be given (not when the caller cannot carry them). */
+    profileRequired?: boolean;
+    /** Where `sendInvite`'s mail links point, and the keyring sealing it; required with `sendInvite`. */
+    mail?: MailDeps;
+  } = {},
 ): Promise<UserRecord> {
   assertMayAssignRole(actor, input.role);
+  const { mail } = options;
+  if (input.sendInvite === true && mail === undefined) throw new Error("sendInvite needs mail deps");
   const groupIds = canonicalIds(input.classGroupIds);
   return db.transaction(async (tx) => {
     await assertEmailAllowed(tx, tenantId, input.email);
@@ -127,7 +135,9 @@ export async function createUser(
       actor,
       groupIds.map((classGroupId) => ({ classGroupId, role, user: subject })),
     );
-    if (input.sendInvite === true) await inviteToActivate(tx, tenantId, actor, created, groupIds);
+    if (input.sendInvite === true) {
+      await inviteToActivate(tx, tenantId, actor, created, groupIds, mail as MailDeps);
+    }
     return groupIds.length === 0 ? created : ((await repo.findUser(tx, tenantId, id)) as UserRecord);
   });
 }
@@ -136,8 +146,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * `sendInvite`: the `invited` account waits for an invitation, issued here in the same transaction (unless one is
- * already pending for the address). Its token is not in this response, whose shape the contract fixes: an
- * administrator gets it from `POST /invites/:id/resend`. Accepting activates this account with a password.
+ * already pending for the address). Its token is not in this response, whose shape the contract fixes: it goes
+ * to the address in the invitation mail, written to the outbox in this transaction (an administrator can also
+ * get a fresh one from `POST /invites/:id/resend`). Accepting activates this account with a password.
  */
 async function inviteToActivate(
   tx: Executor,
@@ -145,18 +156,26 @@ async function inviteToActivate(
   actor: Actor,
   user: UserRecord,
   classGroupIds: string[],
+  mail: MailDeps,
 ): Promise<void> {
   await invitations.lockAddress(tx, tenantId, user.email);
   if (await invitations.hasLivePendingInvite(tx, tenantId, user.email)) return;
-  await issueInvitation(tx, tenantId, actor, {
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    courseIds: [],
-    classGroupIds,
-    message: null,
-    expiresAt: new Date(Date.now() + DEFAULT_TTL_DAYS * DAY_MS).toISOString(),
-  });
+  await issueInvitation(
+    tx,
+    tenantId,
+    actor,
+    {
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      courseIds: [],
+      classGroupIds,
+      message: null,
+      locale: null,
+      expiresAt: new Date(Date.now() + DEFAULT_TTL_DAYS * DAY_MS).toISOString(),
+    },
+    mail,
+  );
 }
 
 /** The fields of a PATCH whose value really differs from the stored one (class groups compared as sets). */

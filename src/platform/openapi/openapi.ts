@@ -67,6 +67,7 @@ const RESOURCE_TAG_LIST = [
   { name: "events", description: "Platform events, as automations and webhooks received them." },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
+  { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },
 ] as const;
 
 export type ResourceTag = (typeof RESOURCE_TAG_LIST)[number]["name"];

@@ -1,0 +1,106 @@
+import { and, eq } from "drizzle-orm";
+import type { ParsedMail } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emailMessages } from "../../db/schema/index.js";
+import { bearer, type Harness, type TestTenant, tablesContaining } from "../../test-support/harness.js";
+import type { SmtpSink } from "../../test-support/smtp-sink.js";
+import { type MailKit, startMailKit } from "./test-kit.js";
+
+let k: MailKit;
+let h: Harness;
+let smtp: SmtpSink;
+let a: TestTenant;
+let keyA: string;
+
+beforeAll(async () => {
+  k = await startMailKit();
+  ({ h, smtp, a, keyA } = k);
+});
+afterAll(() => k.close());
+
+const drain = (tenant?: TestTenant) => k.drain(tenant);
+const post = (tenant: TestTenant, url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  k.post(tenant, url, payload, headers);
+const get = (tenant: TestTenant, url: string, key: string) => k.get(tenant, url, key);
+const mailTo = (address: string) => k.mailTo(address);
+const linkIn = (text: string, path: string) => k.linkIn(text, path);
+const email = (tenant: TestTenant) => k.email(tenant);
+
+describe("invitation mail through SMTP", () => {
+  it("sends the invite in the invitation's language, with headers, both parts and an accept link that works", async () => {
+    const to = email(a);
+    const res = await post(
+      a,
+      "/api/institution/invites",
+      { email: to, name: "Carla <b>", locale: "en-US" },
+      bearer(keyA),
+    );
+    expect(res.statusCode).toBe(201);
+    const { token, acceptUrl } = res.json();
+    // Written in the invitation's transaction, queued until the worker runs; sealed, so the token is not stored.
+    const [row] = await h.database.db
+      .select()
+      .from(emailMessages)
+      .where(and(eq(emailMessages.tenantId, a.id), eq(emailMessages.toEmail, to)));
+    expect(row?.status).toBe("queued");
+    expect(await tablesContaining(h, token)).toEqual([]);
+
+    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    const mail = mailTo(to);
+    expect(mail.from?.value).toEqual([{ name: "Aula", address: "no-reply@mail.test" }]);
+    expect(mail.subject).toBe("Your invitation to Escola Alfa");
+    expect(mail.messageId).toBe(row?.messageId);
+    expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@mail\.test>$/);
+    // HTML escapes the name; text keeps it as written.
+    expect(mail.html).toContain("Hello Carla &lt;b&gt;,");
+    expect(mail.html).not.toContain("<b>,");
+    expect(mail.text).toContain("Hello Carla <b>,");
+    const link = linkIn(mail.text as string, "/invites/accept");
+    expect(link.href).toBe(acceptUrl);
+    expect(mail.html).toContain(`href="${acceptUrl}"`);
+
+    const accepted = await post(a, "/api/invites/accept", {
+      token: link.searchParams.get("token"),
+      password: "a long new password",
+    });
+    expect(accepted.statusCode).toBe(201);
+    const sent = await get(a, `/api/institution/email/messages/${row?.id}`, keyA);
+    expect(sent.json()).toMatchObject({ status: "sent", attempts: 1, toEmail: to, templateKey: "invite" });
+  });
+
+  it("sends a user created with sendInvite the invitation in the institution's language, and its link activates the account", async () => {
+    const to = email(a);
+    const res = await post(
+      a,
+      "/api/institution/users",
+      { name: "Davi", email: to, role: "student", sendInvite: true },
+      bearer(keyA),
+    );
+    expect(res.statusCode).toBe(201);
+    await drain();
+    const mail = mailTo(to);
+    expect(mail.subject).toBe("Convite para Escola Alfa");
+    expect(mail.text).toContain("Olá, Davi!");
+    const token = linkIn(mail.text as string, "/invites/accept").searchParams.get("token");
+    const accepted = await post(a, "/api/invites/accept", { token, password: "a long new password" });
+    expect(accepted.statusCode).toBe(201);
+    expect(accepted.json().user).toMatchObject({ id: res.json().id, status: "active" });
+  });
+
+  it("sends the reminder template when an invitation is sent again, and only the new link works", async () => {
+    const to = email(a);
+    const first = await post(a, "/api/institution/invites", { email: to, locale: "fr-FR" }, bearer(keyA));
+    const resent = await post(a, `/api/institution/invites/${first.json().id}/resend`, {}, bearer(keyA));
+    expect(resent.statusCode).toBe(200);
+    await drain();
+    const mails = smtp.mails.filter((m) => JSON.stringify(m.to).includes(to));
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      "Invitation à rejoindre Escola Alfa",
+      "Rappel : votre invitation à Escola Alfa",
+    ]);
+    const reminder = mails.find((m) => m.subject?.startsWith("Rappel")) as ParsedMail;
+    expect(linkIn(reminder.text as string, "/invites/accept").searchParams.get("token")).toBe(
+      resent.json().token,
+    );
+  });
+});

@@ -1,0 +1,196 @@
+/** POST /email/messages, the message log, and bounce reports. */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db, Executor } from "../../db/client.js";
+import { classGroupMembers, classGroups, emailMessages, users } from "../../db/schema/index.js";
+import { DEFAULT_LOCALE } from "../../locales/index.js";
+import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
+import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { emitEvent } from "../events/emit.js";
+import type {
+  BounceInput,
+  ListMessagesQueryType,
+  MessageRecord,
+  SendMessagesInput,
+} from "./message-schemas.js";
+import {
+  asLocale,
+  type MailDeps,
+  maskEmail,
+  type OutgoingMail,
+  resolveTemplate,
+  writeMessages,
+} from "./outbox.js";
+import { render, sanitizeEmailHtml } from "./render.js";
+import * as repo from "./repo.js";
+
+function shape(row: repo.MessageRow, masked: boolean): MessageRecord {
+  return {
+    ...row,
+    toEmail: masked ? maskEmail(row.toEmail) : row.toEmail,
+    nextAttemptAt: row.status === "queued" ? row.nextAttemptAt : null,
+  } as MessageRecord;
+}
+
+export async function listMessages(db: Executor, tenantId: string, query: ListMessagesQueryType) {
+  const window = pageWindow(query);
+  const filter = {
+    status: query.status,
+    userId: query.userId?.toLowerCase(),
+    templateKey: query.templateKey,
+    since: query.since,
+  };
+  const [rows, total] = await Promise.all([
+    repo.listMessages(db, tenantId, filter, query.sort ?? "-createdAt", window),
+    repo.countMessages(db, tenantId, filter),
+  ]);
+  return pageEnvelope(
+    rows.map((r) => shape(r, true)),
+    total,
+    window,
+  );
+}
+
+export async function getMessage(db: Executor, tenantId: string, id: string): Promise<MessageRecord> {
+  const row = await repo.findMessage(db, tenantId, id);
+  if (row === undefined) throw notFound();
+  return shape(row, false);
+}
+
+async function recipients(tx: Executor, tenantId: string, input: SendMessagesInput) {
+  const columns = { id: users.id, name: users.name, email: users.email };
+  if (input.userIds !== undefined) {
+    const ids = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
+    return tx
+      .select(columns)
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), inArray(users.id, ids)));
+  }
+  const groupId = (input.classGroupId as string).toLowerCase();
+  const group = await tx
+    .select({ id: classGroups.id })
+    .from(classGroups)
+    .where(and(eq(classGroups.tenantId, tenantId), eq(classGroups.id, groupId)));
+  if (group.length === 0) throw validationError("classGroupId", "field.unknown_class_group", { id: groupId });
+  return tx
+    .select(columns)
+    .from(classGroupMembers)
+    .innerJoin(
+      users,
+      and(eq(users.tenantId, classGroupMembers.tenantId), eq(users.id, classGroupMembers.userId)),
+    )
+    .where(and(eq(classGroupMembers.tenantId, tenantId), eq(classGroupMembers.classGroupId, groupId)));
+}
+
+function assertOneOf(input: SendMessagesInput): void {
+  const adHoc = [input.subject, input.bodyHtml, input.bodyText].filter((v) => v !== undefined).length;
+  if ((input.templateKey === undefined) === (adHoc === 0) || (adHoc !== 0 && adHoc !== 3)) {
+    throw validationError("templateKey", "field.required");
+  }
+  if ((input.userIds === undefined) === (input.classGroupId === undefined)) {
+    throw validationError("userIds", "field.required");
+  }
+}
+
+/**
+ * Queues one message per recipient in one transaction (202): rendered now, sent by the worker. Suspended and
+ * invited users are included (an invited user may need the mail most); unknown ids are skipped, and a request
+ * that reaches nobody is 400.
+ */
+export async function sendMessages(
+  db: Db,
+  deps: MailDeps,
+  tenantId: string,
+  input: SendMessagesInput,
+): Promise<{ queued: number; messageIds: string[] }> {
+  assertOneOf(input);
+  return db.transaction(async (tx) => {
+    const institution = await repo.institutionInfo(tx, tenantId);
+    const locale = asLocale(input.locale) ?? asLocale(institution.defaultLocale) ?? DEFAULT_LOCALE;
+    const template =
+      input.templateKey === undefined
+        ? {
+            subject: input.subject as string,
+            bodyHtml: sanitizeEmailHtml(input.bodyHtml as string),
+            bodyText: input.bodyText as string,
+          }
+        : await resolveTemplate(tx, tenantId, input.templateKey, locale);
+    if (template === undefined) {
+      throw validationError("templateKey", "field.unknown_template", { key: input.templateKey as string });
+    }
+    const people = await recipients(tx, tenantId, input);
+    if (people.length === 0)
+      throw validationError(input.userIds ? "userIds" : "classGroupId", "field.no_recipients");
+    const mails: OutgoingMail[] = people.map((p) => ({
+      tenantId,
+      templateKey: input.templateKey ?? null,
+      locale,
+      to: { userId: p.id, email: p.email, name: p.name },
+      content: render(template, {
+        ...(input.variables ?? {}),
+        name: p.name,
+        email: p.email,
+        institutionName: institution.name,
+      }),
+      triggeredBy: "api",
+    }));
+    const messageIds = await writeMessages(tx, deps, mails);
+    return { queued: messageIds.length, messageIds };
+  });
+}
+
+/** Constant-time check of the bounce route's bearer token against the configured secret's hash. */
+export function bounceAuthorized(secretHash: string | undefined, authorization: string | undefined): boolean {
+  if (secretHash === undefined || authorization === undefined) return false;
+  const m = /^Bearer (\S+)$/.exec(authorization);
+  if (m === null) return false;
+  const given = createHash("sha256")
+    .update(m[1] as string)
+    .digest();
+  return timingSafeEqual(given, Buffer.from(secretHash, "hex"));
+}
+
+/**
+ * A provider reports a bounce or complaint by Message-ID. A sent message becomes `bounced`/`complained` and emits
+ * `email_bounced` in the same transaction; a repeated report changes nothing. A message never sent is 409.
+ */
+type Status = MessageRecord["status"];
+
+export async function recordBounce(db: Db, input: BounceInput): Promise<{ id: string; status: Status }> {
+  const messageId = input.messageId.startsWith("<") ? input.messageId : `<${input.messageId}>`;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({
+        tenantId: emailMessages.tenantId,
+        id: emailMessages.id,
+        status: emailMessages.status,
+        toEmail: emailMessages.toEmail,
+        templateKey: emailMessages.templateKey,
+      })
+      .from(emailMessages)
+      .where(eq(emailMessages.messageId, messageId))
+      .for("update");
+    const row = rows[0];
+    if (row === undefined) throw notFound();
+    const status: Status = input.kind === "bounce" ? "bounced" : "complained";
+    if (row.status === "bounced" || row.status === "complained") return { id: row.id, status: row.status };
+    if (row.status !== "sent") throw new AppError("conflict");
+    await tx
+      .update(emailMessages)
+      .set({ status, bouncedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(emailMessages.tenantId, row.tenantId), eq(emailMessages.id, row.id)));
+    await emitEvent(tx, {
+      tenantId: row.tenantId,
+      type: "email_bounced",
+      data: {
+        messageId: row.id,
+        email: maskEmail(row.toEmail),
+        templateKey: row.templateKey,
+        kind: input.kind,
+        reason: input.reason ?? null,
+      },
+      actor: { type: "system" },
+    });
+    return { id: row.id, status };
+  });
+}

@@ -1,0 +1,237 @@
+/**
+ * The mail worker: claims due messages (`FOR UPDATE SKIP LOCKED`, so any number of workers share the outbox and
+ * never take the same message), sends each through the transport, and records the outcome. A claim is a lease:
+ * it moves the message's `next_attempt_at` past the lease and counts the attempt, so a worker that dies leaves
+ * the message to the next claim once the lease ends, and a late worker's record (fenced by the attempt number)
+ * never overwrites its successor's. Failures retry on MAIL_RETRY_SCHEDULE; an SMTP 5xx, or the last retry,
+ * fails the message for good and emits `email_failed` in the same transaction.
+ */
+
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import type { AppContext } from "../../platform/context.js";
+import { createKeyring, type Keyring, openSecret } from "../../platform/crypto/secret-box.js";
+import { emitEvent } from "../events/emit.js";
+import { maskEmail, sealContext } from "./outbox.js";
+import { createMailTransport, type MailTransport, SendError } from "./transport.js";
+
+interface Claimed {
+  tenant_id: string;
+  id: string;
+  message_id: string;
+  to_email: string;
+  subject: string;
+  body_sealed: string;
+  attempts: number;
+  template_key: string | null;
+}
+
+export interface DrainOptions {
+  batchSize?: number;
+  leaseSeconds?: number;
+  /** Only these tenants' messages (tests sharing one database). */
+  tenantIds?: readonly string[];
+}
+
+export interface DrainResult {
+  sent: number;
+  retried: number;
+  failed: number;
+  /** Outcomes not recorded: the lease had ended and another worker had taken the message. */
+  stale: number;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
+async function claim(db: Db, batchSize: number, leaseSeconds: number, tenantIds?: readonly string[]) {
+  const only =
+    tenantIds === undefined
+      ? sql``
+      : sql`AND tenant_id IN (${sql.join(
+          tenantIds.map((t) => sql`${t}::uuid`),
+          sql`, `,
+        )})`;
+  const result = await db.execute(sql`
+    UPDATE email_messages m
+       SET attempts = m.attempts + 1,
+           next_attempt_at = now() + make_interval(secs => ${leaseSeconds}),
+           lease_until = now() + make_interval(secs => ${leaseSeconds}),
+           updated_at = now()
+      FROM (SELECT tenant_id, id FROM email_messages
+             WHERE status = 'queued' AND next_attempt_at <= now() ${only}
+             ORDER BY next_attempt_at
+             LIMIT ${batchSize}
+             FOR UPDATE SKIP LOCKED) due
+     WHERE m.tenant_id = due.tenant_id AND m.id = due.id
+ RETURNING m.tenant_id, m.id, m.message_id, m.to_email, m.subject, m.body_sealed, m.attempts, m.template_key`);
+  return rowsOf<Claimed>(result);
+}
+
+async function recordSent(db: Db, m: Claimed): Promise<"sent" | "stale"> {
+  const updated = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      UPDATE email_messages
+         SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now()
+       WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+   RETURNING id`),
+  );
+  return updated.length === 0 ? "stale" : "sent";
+}
+
+/** A failed attempt: a retry at the schedule's next step, or the end (`failed`, `email_failed`). */
+async function recordFailure(
+  db: Db,
+  schedule: readonly number[],
+  m: Claimed,
+  error: SendError,
+): Promise<"retried" | "failed" | "stale"> {
+  const final = error.permanent || m.attempts > schedule.length;
+  return db.transaction(async (tx) => {
+    if (!final) {
+      const retried = rowsOf<{ id: string }>(
+        await tx.execute(sql`
+          UPDATE email_messages
+             SET next_attempt_at = now() + make_interval(secs => ${schedule[m.attempts - 1] ?? 0}),
+                 lease_until = NULL, last_error = ${error.message}, updated_at = now()
+           WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+       RETURNING id`),
+      );
+      return retried.length === 0 ? "stale" : "retried";
+    }
+    const updated = rowsOf<{ id: string }>(
+      await tx.execute(sql`
+        UPDATE email_messages
+           SET status = 'failed', lease_until = NULL, last_error = ${error.message}, updated_at = now()
+         WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+     RETURNING id`),
+    );
+    if (updated.length === 0) return "stale";
+    await emitEvent(tx, {
+      tenantId: m.tenant_id,
+      type: "email_failed",
+      data: {
+        messageId: m.id,
+        email: maskEmail(m.to_email),
+        templateKey: m.template_key,
+        attempts: m.attempts,
+        error: error.message,
+      },
+      actor: { type: "system" },
+    });
+    return "failed";
+  });
+}
+
+async function sendOne(
+  db: Db,
+  transport: MailTransport,
+  keyring: Keyring,
+  schedule: readonly number[],
+  m: Claimed,
+): Promise<keyof DrainResult> {
+  let body: { html: string; text: string };
+  try {
+    body = JSON.parse(openSecret(m.body_sealed, keyring, sealContext(m.tenant_id, m.id)));
+  } catch {
+    // A key that was dropped from the keyring: retrying will not help until an operator restores it.
+    return recordFailure(db, schedule, m, new SendError("the message cannot be opened (secrets key)", false));
+  }
+  try {
+    await transport.send({
+      tenantId: m.tenant_id,
+      id: m.id,
+      messageId: m.message_id,
+      to: m.to_email,
+      subject: m.subject,
+      html: body.html,
+      text: body.text,
+    });
+  } catch (err) {
+    const error =
+      err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
+    return recordFailure(db, schedule, m, error);
+  }
+  return recordSent(db, m);
+}
+
+export function mailKeyring(ctx: AppContext): Keyring {
+  const { current, previous } = ctx.config.secrets.encryptionKeys;
+  return createKeyring(current, previous);
+}
+
+/** Claims and sends until nothing is due. Tests call it directly; the loop calls it on every tick. */
+export async function drainMail(
+  ctx: AppContext,
+  transport: MailTransport,
+  options: DrainOptions = {},
+): Promise<DrainResult> {
+  const db = ctx.database.db;
+  const keyring = mailKeyring(ctx);
+  const schedule = ctx.config.mail.retryScheduleSeconds;
+  const result: DrainResult = { sent: 0, retried: 0, failed: 0, stale: 0 };
+  for (;;) {
+    const batch = await claim(
+      db,
+      options.batchSize ?? ctx.config.mail.batchSize,
+      options.leaseSeconds ?? ctx.config.mail.leaseSeconds,
+      options.tenantIds,
+    );
+    if (batch.length === 0) return result;
+    const outcomes = await Promise.all(batch.map((m) => sendOne(db, transport, keyring, schedule, m)));
+    for (const o of outcomes) result[o]++;
+  }
+}
+
+export interface MailLoopOptions extends DrainOptions {
+  pollMs?: number;
+  /** Default: from configuration (SMTP_URL, else .eml files). */
+  transport?: MailTransport;
+}
+
+export interface MailLoop {
+  stop(): Promise<void>;
+}
+
+/**
+ * Polls the outbox every MAIL_POLL_MS. Mail is not latency-critical the way webhooks are, so a poll (one indexed
+ * query over queued messages) is enough. Without SMTP and without a mail folder (an in-memory database) there is
+ * nowhere to send: the loop does not start, and messages wait queued.
+ */
+export function startMailLoop(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  options: MailLoopOptions = {},
+): MailLoop | undefined {
+  const transport = options.transport ?? createMailTransport(ctx.config.mail);
+  if (transport === undefined) {
+    log.info("mail: no SMTP_URL and no mail folder; messages stay queued");
+    return undefined;
+  }
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    running = drainMail(ctx, transport, options)
+      .then((r) => {
+        if (r.sent + r.retried + r.failed + r.stale > 0) log.debug({ mail: r }, "mail drained");
+      })
+      .catch((err: unknown) => log.error({ err }, "mail drain failed"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, options.pollMs ?? ctx.config.mail.pollMs);
+      });
+  };
+  tick();
+  log.info({ transport: transport.kind }, "mail loop started");
+  return {
+    async stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running;
+      if (options.transport === undefined) transport.close();
+    },
+  };
+}
