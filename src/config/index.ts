@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
+import { loadMediaConfig, type MediaConfig } from "./media.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
@@ -46,6 +47,8 @@ export interface Config {
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
   cronSecret?: string;
+  /** Media storage (local disk or S3-compatible), signed URLs and per-plan storage quotas. */
+  media: MediaConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -84,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dbUrl = optional(env, "DATABASE_URL");
   const rawDataDir = str(env, "DATA_DIR", "./data");
   const dataDir = rawDataDir === ":memory:" ? rawDataDir : resolve(rawDataDir);
+  const secrets = loadSecretsConfig(env, dataDir);
   return {
     nodeEnv,
     host: str(env, "HOST", "127.0.0.1"),
@@ -107,11 +111,12 @@ export function loadConfig(env: Env = process.env): Config {
     plans: loadPlanConfig(env),
     billing: loadBillingConfig(env),
     outbound: loadOutboundConfig(env),
-    secrets: loadSecretsConfig(env, dataDir),
+    secrets,
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
     http: loadHttpServerConfig(env),
     maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
+    media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
   };
 }

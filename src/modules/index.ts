@@ -13,6 +13,7 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { mediaRoutes } from "./media/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { tagRoutes } from "./tags/routes.js";
@@ -39,4 +40,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  await mediaRoutes(app, ctx);
 }

@@ -8,3 +8,4 @@ export * from "./idempotency.js";
 export * from "./learning.js";
 export * from "./tenancy.js";
 export * from "./users.js";
+export * from "./media.js";
