@@ -6,6 +6,6 @@ export * from "./community.js";
 export * from "./courses.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
+export * from "./media.js";
 export * from "./tenancy.js";
 export * from "./users.js";
-export * from "./media.js";
