@@ -78,7 +78,7 @@ export class S3Store implements MediaStore {
       Bucket: this.config.bucket,
       Key: this.objectKey(ref.key),
       ResponseContentType: file.contentType,
-      ResponseContentDisposition: contentDisposition(file.filename, dispositionFor(file.contentType)),
+      ResponseContentDisposition: contentDisposition(file.filename, dispositionFor(file.contentType), false),
     });
     return getSignedUrl(this.client, command, { expiresIn: secondsUntil(expiresAt) });
   }

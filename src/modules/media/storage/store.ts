@@ -45,9 +45,18 @@ export interface MediaStore {
   remove(key: string): Promise<void>;
 }
 
-/** `attachment; filename="…"; filename*=UTF-8''…` with the name reduced to what no header parser can misread. */
-export function contentDisposition(filename: string, disposition: "attachment" | "inline"): string {
+/**
+ * `attachment; filename="…"; filename*=UTF-8''…` with the name reduced to what no header parser can misread.
+ * `extended: false` leaves out the RFC 5987 form: S3-compatible servers differ in how they canonicalise `'` and `*`
+ * in a presigned URL's query (s3rver refuses the signature), so presigned downloads carry the ASCII name only.
+ */
+export function contentDisposition(
+  filename: string,
+  disposition: "attachment" | "inline",
+  extended = true,
+): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\;]/g, "_");
+  if (!extended) return `${disposition}; filename="${ascii}"`;
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
