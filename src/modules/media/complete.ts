@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
-import { fileTypeFromBuffer } from "file-type";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
@@ -34,6 +33,8 @@ async function verify(deps: MediaDeps, row: MediaRow): Promise<MediaErrorCode | 
     if (actual !== row.checksumSha256) return "checksum_mismatch";
   }
   const sample = await store.head(row.storageKey, TEXT_SAMPLE_BYTES);
+  // Loaded at the first completion: the signature tables are not needed before.
+  const { fileTypeFromBuffer } = await import("file-type");
   const sniffed = (await fileTypeFromBuffer(sample))?.mime;
   const mismatch = checkContent(row.contentType, sniffed, sample, sample.length >= size);
   return mismatch?.error;

@@ -1,13 +1,5 @@
 import type { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../../config/media.js";
 import {
   contentDisposition,
@@ -17,36 +9,54 @@ import {
   type UploadTarget,
 } from "./store.js";
 
-const secondsUntil = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
+type Sdk = typeof import("@aws-sdk/client-s3");
+type Presigner = typeof import("@aws-sdk/s3-request-presigner");
+interface Loaded {
+  sdk: Sdk;
+  getSignedUrl: Presigner["getSignedUrl"];
+  client: S3Client;
+}
 
-const isMissing = (err: unknown) =>
-  err instanceof S3ServiceException &&
-  (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata.httpStatusCode === 404);
+const secondsUntil = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
 
 /**
  * Any S3-compatible bucket through the AWS SDK. The client uploads and downloads with presigned URLs, so the
  * bytes never pass through this API; the presigned PUT signs `Content-Type` and `Content-Length`, so the store
- * itself refuses a body of another size or type.
+ * itself refuses a body of another size or type. The SDK (about 35 MB of a process's memory) is loaded at the
+ * first use, so a deployment on the local disk never carries it.
  */
 export class S3Store implements MediaStore {
   readonly name = "s3" as const;
-  private readonly client: S3Client;
+  private loaded: Promise<Loaded> | undefined;
 
-  constructor(private readonly config: S3Config) {
-    this.client = new S3Client({
-      region: config.region,
-      ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
-      forcePathStyle: config.forcePathStyle,
-      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
-      // The SDK would otherwise sign a CRC32 of the empty body into every presigned PUT, which the real body
-      // cannot match: checksums only where an operation requires one.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+  constructor(private readonly config: S3Config) {}
+
+  private load(): Promise<Loaded> {
+    this.loaded ??= (async () => {
+      const [sdk, presigner] = await Promise.all([
+        import("@aws-sdk/client-s3"),
+        import("@aws-sdk/s3-request-presigner"),
+      ]);
+      const client = new sdk.S3Client({
+        region: this.config.region,
+        ...(this.config.endpoint === undefined ? {} : { endpoint: this.config.endpoint }),
+        forcePathStyle: this.config.forcePathStyle,
+        credentials: { accessKeyId: this.config.accessKeyId, secretAccessKey: this.config.secretAccessKey },
+        // The SDK would otherwise sign a CRC32 of the empty body into every presigned PUT, which the real body
+        // cannot match: checksums only where an operation requires one.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      });
+      return { sdk, getSignedUrl: presigner.getSignedUrl, client };
+    })();
+    return this.loaded;
   }
 
-  private objectKey(key: string): string {
-    return this.config.prefix === "" ? key : `${this.config.prefix}/${key}`;
+  private object(key: string): { Bucket: string; Key: string } {
+    return {
+      Bucket: this.config.bucket,
+      Key: this.config.prefix === "" ? key : `${this.config.prefix}/${key}`,
+    };
   }
 
   async uploadTarget(
@@ -54,13 +64,13 @@ export class S3Store implements MediaStore {
     file: { contentType: string; sizeBytes: number },
     expiresAt: Date,
   ): Promise<UploadTarget> {
-    const command = new PutObjectCommand({
-      Bucket: this.config.bucket,
-      Key: this.objectKey(ref.key),
+    const { sdk, getSignedUrl, client } = await this.load();
+    const command = new sdk.PutObjectCommand({
+      ...this.object(ref.key),
       ContentType: file.contentType,
       ContentLength: file.sizeBytes,
     });
-    const url = await getSignedUrl(this.client, command, { expiresIn: secondsUntil(expiresAt) });
+    const url = await getSignedUrl(client, command, { expiresIn: secondsUntil(expiresAt) });
     return {
       url,
       method: "PUT",
@@ -74,50 +84,43 @@ export class S3Store implements MediaStore {
     file: { filename: string; contentType: string },
     expiresAt: Date,
   ): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: this.config.bucket,
-      Key: this.objectKey(ref.key),
+    const { sdk, getSignedUrl, client } = await this.load();
+    const command = new sdk.GetObjectCommand({
+      ...this.object(ref.key),
       ResponseContentType: file.contentType,
       ResponseContentDisposition: contentDisposition(file.filename, dispositionFor(file.contentType), false),
     });
-    return getSignedUrl(this.client, command, { expiresIn: secondsUntil(expiresAt) });
+    return getSignedUrl(client, command, { expiresIn: secondsUntil(expiresAt) });
   }
 
   async size(key: string): Promise<number | undefined> {
+    const { sdk, client } = await this.load();
     try {
-      const head = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
-      );
-      return head.ContentLength;
+      return (await client.send(new sdk.HeadObjectCommand(this.object(key)))).ContentLength;
     } catch (err) {
-      if (isMissing(err)) return undefined;
+      const missing =
+        err instanceof sdk.S3ServiceException &&
+        (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata.httpStatusCode === 404);
+      if (missing) return undefined;
       throw err;
     }
   }
 
   async head(key: string, bytes: number): Promise<Buffer> {
-    const object = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.config.bucket,
-        Key: this.objectKey(key),
-        Range: `bytes=0-${bytes - 1}`,
-      }),
+    const { sdk, client } = await this.load();
+    const object = await client.send(
+      new sdk.GetObjectCommand({ ...this.object(key), Range: `bytes=0-${bytes - 1}` }),
     );
     return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
   }
 
   async read(key: string): Promise<Readable> {
-    const object = await this.client.send(
-      new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
-    );
-    return object.Body as Readable;
+    const { sdk, client } = await this.load();
+    return (await client.send(new sdk.GetObjectCommand(this.object(key)))).Body as Readable;
   }
 
   async remove(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
-  }
-
-  destroy(): void {
-    this.client.destroy();
+    const { sdk, client } = await this.load();
+    await client.send(new sdk.DeleteObjectCommand(this.object(key)));
   }
 }
