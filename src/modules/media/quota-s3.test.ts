@@ -175,7 +175,8 @@ describe("storage quota per plan", () => {
     expect(rows).toHaveLength(6);
 
     // Deleting a pending upload gives its room back.
-    const id = (results.find((r) => r.statusCode === 201)?.json() as { media: { id: string } }).media.id;
+    const first = results.find((r) => r.statusCode === 201);
+    const id = (first?.json() as { media: { id: string } } | undefined)?.media.id;
     await h.inject({
       method: "DELETE",
       url: `/api/institution/media/${id}`,
