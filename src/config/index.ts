@@ -87,6 +87,8 @@ export function loadConfig(env: Env = process.env): Config {
   const dbUrl = optional(env, "DATABASE_URL");
   const rawDataDir = str(env, "DATA_DIR", "./data");
   const dataDir = rawDataDir === ":memory:" ? rawDataDir : resolve(rawDataDir);
+  // The session secret is checked before the secrets keyring, as before the media settings needed the latter.
+  const session = sessionSecret(env, dataDir, dbUrl !== undefined, nodeEnv);
   const secrets = loadSecretsConfig(env, dataDir);
   return {
     nodeEnv,
@@ -98,7 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseDomain: str(env, "BASE_DOMAIN", "localhost").toLowerCase(),
     worker: bool(env, "WORKER", true),
     auth: {
-      sessionSecret: sessionSecret(env, dataDir, dbUrl !== undefined, nodeEnv),
+      sessionSecret: session,
       accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
       refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL_SECONDS", 30 * 24 * 3600, 1),
       secureCookies: !["development", "test"].includes(nodeEnv),
