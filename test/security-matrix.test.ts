@@ -35,6 +35,7 @@ import {
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
 import { fixtures as courseContent } from "./matrix/course-content.js";
+import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
@@ -213,7 +214,7 @@ const CORE: Fixtures = {
 };
 
 /** Every group's fixtures; a key defined twice is a mistake the first test reports. */
-const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people, media];
+const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people, media, drive];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
 let h: Harness;

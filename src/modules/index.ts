@@ -7,6 +7,7 @@ import { billingRoutes } from "./billing/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
+import { driveRoutes } from "./drive/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
@@ -41,4 +42,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
   await mediaRoutes(app, ctx);
+  driveRoutes(app, ctx);
 }

@@ -136,6 +136,13 @@ export async function deleteMedia(db: Executor, tenantId: string, id: string): P
   await db.delete(media).where(and(eq(media.tenantId, tenantId), eq(media.id, id)));
 }
 
+export async function deleteMany(db: Executor, tenantId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .delete(media)
+    .where(and(eq(media.tenantId, tenantId), sql`${media.id} = ANY(${sql.param(ids)}::uuid[])`));
+}
+
 /** How many lessons name the file in `content.mediaId` (through `lessons_media_ref_idx`). */
 export async function countLessonsUsing(
   db: Executor,

@@ -256,3 +256,25 @@ export async function assertUsableMedia(
   if (row === undefined) throw validationError(field, "field.unknown_media", { id });
   if (row.status !== "ready") throw validationError(field, "conflict.media_not_ready", { id });
 }
+
+/** How many lessons name any of these files (`content.mediaId`), for callers deleting files in bulk (drive). */
+export const countLessonsUsing = repo.countLessonsUsing;
+
+/** Deletes file rows inside the caller's transaction; the caller removes their bytes after it commits. */
+export async function deleteRows(tx: Executor, tenantId: string, ids: readonly string[]): Promise<void> {
+  await repo.deleteMany(tx, tenantId, ids);
+}
+
+/** A file of the tenant, or undefined (drive reads files through this). */
+export const findRow = repo.findMedia;
+export const lockRow = repo.lockMedia;
+
+/** Changes a file's folder or name inside the caller's transaction (the caller locked and checked it). */
+export async function moveRow(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  changes: { folderId?: string | null; filename?: string },
+): Promise<MediaRow> {
+  return (await repo.updateMedia(tx, tenantId, id, changes)) as MediaRow;
+}
