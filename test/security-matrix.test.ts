@@ -214,7 +214,17 @@ const CORE: Fixtures = {
 };
 
 /** Every group's fixtures; a key defined twice is a mistake the first test reports. */
-const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people, media, drive];
+const GROUPS: Fixtures[] = [
+  CORE,
+  institution,
+  tags,
+  courseContent,
+  enrollments,
+  assessment,
+  people,
+  media,
+  drive,
+];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
 let h: Harness;
