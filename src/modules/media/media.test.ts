@@ -366,6 +366,31 @@ describe("media uploads on the local disk", () => {
     expect((await call("DELETE", `/api/institution/media/${unused.media.id}`)).statusCode).toBe(204);
   });
 
+  it("lets a lesson name only a ready file of its own institution", async () => {
+    const course = (await call("POST", "/api/institution/courses", { title: "Referências" })).json().id;
+    const mod = (await call("POST", `/api/institution/courses/${course}/modules`, { title: "M" })).json().id;
+    const lesson = (content: Record<string, string>) =>
+      call("POST", `/api/institution/modules/${mod}/lessons`, { title: "Arquivo", type: "file", content });
+    const pending = (
+      await call("POST", "/api/institution/media/uploads", {
+        filename: "p.png",
+        contentType: "image/png",
+        sizeBytes: 5,
+      })
+    ).json().media;
+    const theirs = await uploadLocal(h, b, keyB, { contentType: "image/png", bytes: png() });
+    for (const mediaId of [pending.id, theirs.media.id, randomUUID()]) {
+      const refused = await lesson({ mediaId });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().details[0].field).toBe("content.mediaId");
+    }
+    const ready = await uploadLocal(h, a, keyA, { contentType: "image/png", bytes: png() });
+    expect((await lesson({ mediaId: ready.media.id.toUpperCase() })).json().content).toEqual({
+      mediaId: ready.media.id,
+    });
+    expect((await call("DELETE", `/api/institution/media/${ready.media.id}`)).statusCode).toBe(409);
+  });
+
   it("lets staff sessions in and keeps students out", async () => {
     const student = await roleCookie(h, a, "student");
     const res = await h.inject({
