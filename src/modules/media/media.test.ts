@@ -17,6 +17,7 @@ import {
 } from "../../test-support/harness.js";
 import { mediaDir, pathOf, uploadLocal } from "../../test-support/media-client.js";
 import { mp4, pdf, png, vtt } from "../../test-support/media-files.js";
+import { expireUploads } from "./expiry.js";
 
 let h: Harness;
 let dir: string;
@@ -389,6 +390,48 @@ describe("media uploads on the local disk", () => {
       mediaId: ready.media.id,
     });
     expect((await call("DELETE", `/api/institution/media/${ready.media.id}`)).statusCode).toBe(409);
+  });
+
+  it("fails uploads left pending an hour past their URL's expiry, once, freeing their storage", async () => {
+    const tenant = await makeTenant(h);
+    const key = await makeKey(h, tenant, ["media:read", "media:write"]);
+    const started = await call(
+      "POST",
+      "/api/institution/media/uploads",
+      { filename: "abandoned.png", contentType: "image/png", sizeBytes: png().length },
+      key,
+      tenant,
+    );
+    const { media: m, upload } = started.json();
+    await h.inject({
+      method: "PUT",
+      url: pathOf(upload.url),
+      headers: { host: tenant.host },
+      payload: png(),
+    });
+    const fresh = (
+      await call(
+        "POST",
+        "/api/institution/media/uploads",
+        { filename: "new.png", contentType: "image/png", sizeBytes: 7 },
+        key,
+        tenant,
+      )
+    ).json().media;
+    expect(await readCounter(h.database.db, tenant.id, "media:bytes")).toBe(png().length + 7);
+    // The URL expired two hours ago (the clock is the database's: moved back rather than waited for).
+    await h.database.db
+      .update(media)
+      .set({ uploadExpiresAt: new Date(Date.now() - 2 * 3600_000).toISOString() })
+      .where(and(eq(media.tenantId, tenant.id), eq(media.id, m.id)));
+    expect(await expireUploads({ db: h.database.db, config: h.config })).toBeGreaterThanOrEqual(1);
+    expect(await row(tenant.id, m.id)).toMatchObject({ status: "failed", error: "upload_expired" });
+    expect((await row(tenant.id, fresh.id))?.status).toBe("pending_upload");
+    expect(existsSync(onDisk(tenant.id, m.id))).toBe(false);
+    expect(await readCounter(h.database.db, tenant.id, "media:bytes")).toBe(7);
+    expect(await eventsOf(tenant.id, "media_failed", m.id)).toHaveLength(1);
+    await expireUploads({ db: h.database.db, config: h.config });
+    expect(await eventsOf(tenant.id, "media_failed", m.id)).toHaveLength(1);
   });
 
   it("lets staff sessions in and keeps students out", async () => {

@@ -204,7 +204,10 @@ export async function updateMedia(
 }
 
 /** Removes stored bytes after the transaction that forgot them committed; a failure is logged, not raised. */
-export async function removeBytes(deps: MediaDeps, rows: readonly MediaRow[]): Promise<void> {
+export async function removeBytes(
+  deps: MediaDeps,
+  rows: readonly Pick<MediaRow, "id" | "storage" | "storageKey">[],
+): Promise<void> {
   const stores = storesFor(deps.config.media);
   await Promise.all(
     rows.map(async (row) => {
