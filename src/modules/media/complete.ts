@@ -23,6 +23,8 @@ async function sha256Of(stream: Readable): Promise<string> {
  */
 async function verify(deps: MediaDeps, row: MediaRow): Promise<MediaErrorCode | undefined> {
   const store = storesFor(deps.config.media).of(row.storage);
+  // What is verified is what will be served: the upload is moved into place first (S3), then read back.
+  await store.promote(row.storageKey);
   const size = await store.size(row.storageKey);
   if (size === undefined || (row.storage === "local" && row.receivedBytes === null)) {
     throw new AppError("conflict", { messageKey: "conflict.media_not_uploaded" });

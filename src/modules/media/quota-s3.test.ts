@@ -72,14 +72,14 @@ describe("media on an S3-compatible store", () => {
     });
     expect(started.statusCode).toBe(201);
     const { media: m, upload } = started.json();
-    expect(upload.url.startsWith(`${endpoint}/aula-test/media/${t.id}/${m.id}?`)).toBe(true);
+    expect(upload.url.startsWith(`${endpoint}/aula-test/media/incoming/${t.id}/${m.id}?`)).toBe(true);
     expect(upload.url).toContain("X-Amz-Signature=");
     expect(upload.url).not.toContain("x-amz-checksum");
 
     const put = await fetch(upload.url, { method: "PUT", headers: upload.headers, body: bytes });
     expect(put.status).toBe(200);
     const head = await s3().send(
-      new HeadObjectCommand({ Bucket: "aula-test", Key: `media/${t.id}/${m.id}` }),
+      new HeadObjectCommand({ Bucket: "aula-test", Key: `media/incoming/${t.id}/${m.id}` }),
     );
     expect(head.ContentLength).toBe(bytes.length);
 
@@ -95,15 +95,31 @@ describe("media on an S3-compatible store", () => {
     expect(Buffer.from(await got.arrayBuffer())).toEqual(bytes);
     expect(got.headers.get("content-disposition")).toContain('filename="Apostila.pdf"');
 
+    // The presigned PUT is still valid, but what it writes now is never served: the verified bytes stay.
+    const forged = Buffer.alloc(bytes.length, 0x41);
+    expect((await fetch(upload.url, { method: "PUT", headers: upload.headers, body: forged })).status).toBe(
+      200,
+    );
+    const again = await h.inject({
+      method: "GET",
+      url: `/api/institution/media/${m.id}`,
+      headers: { host: t.host, ...bearer(key) },
+    });
+    expect(Buffer.from(await (await fetch(again.json().url)).arrayBuffer())).toEqual(bytes);
+
     const deleted = await h.inject({
       method: "DELETE",
       url: `/api/institution/media/${m.id}`,
       headers: { host: t.host, ...bearer(key) },
     });
     expect(deleted.statusCode).toBe(204);
-    await expect(
-      s3().send(new HeadObjectCommand({ Bucket: "aula-test", Key: `media/${t.id}/${m.id}` })),
-    ).rejects.toMatchObject({ name: "NotFound" });
+    for (const gone of [`media/${t.id}/${m.id}`, `media/incoming/${t.id}/${m.id}`]) {
+      await expect(
+        s3().send(new HeadObjectCommand({ Bucket: "aula-test", Key: gone })),
+      ).rejects.toMatchObject({
+        name: "NotFound",
+      });
+    }
   });
 
   it("checks the SHA-256 and the magic bytes of an object, and deletes a failed one from the bucket", async () => {

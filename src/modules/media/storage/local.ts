@@ -121,6 +121,8 @@ export class LocalStore implements MediaStore {
     return createReadStream(await this.path(key), { start, end });
   }
 
+  async promote(): Promise<void> {}
+
   async remove(key: string): Promise<void> {
     await rm(await this.path(key), { force: true });
   }

@@ -59,6 +59,11 @@ export class S3Store implements MediaStore {
     };
   }
 
+  /** Where the presigned PUT writes: never served, copied to the file's own key at completion. */
+  private staging(key: string): string {
+    return `incoming/${key}`;
+  }
+
   async uploadTarget(
     ref: StoredRef,
     file: { contentType: string; sizeBytes: number },
@@ -66,7 +71,7 @@ export class S3Store implements MediaStore {
   ): Promise<UploadTarget> {
     const { sdk, getSignedUrl, client } = await this.load();
     const command = new sdk.PutObjectCommand({
-      ...this.object(ref.key),
+      ...this.object(this.staging(ref.key)),
       ContentType: file.contentType,
       ContentLength: file.sizeBytes,
     });
@@ -119,8 +124,22 @@ export class S3Store implements MediaStore {
     return (await client.send(new sdk.GetObjectCommand(this.object(key)))).Body as Readable;
   }
 
+  async promote(key: string): Promise<void> {
+    if ((await this.size(this.staging(key))) === undefined) return;
+    const { sdk, client } = await this.load();
+    const source = this.object(this.staging(key));
+    await client.send(
+      new sdk.CopyObjectCommand({
+        ...this.object(key),
+        CopySource: `${source.Bucket}/${source.Key.split("/").map(encodeURIComponent).join("/")}`,
+      }),
+    );
+    await client.send(new sdk.DeleteObjectCommand(source));
+  }
+
   async remove(key: string): Promise<void> {
     const { sdk, client } = await this.load();
+    await client.send(new sdk.DeleteObjectCommand(this.object(this.staging(key))));
     await client.send(new sdk.DeleteObjectCommand(this.object(key)));
   }
 }

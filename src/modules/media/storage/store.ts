@@ -41,7 +41,14 @@ export interface MediaStore {
   head(key: string, bytes: number): Promise<Buffer>;
   /** The whole content, streamed (never buffered): for hashing. */
   read(key: string): Promise<Readable>;
-  /** Removes the bytes; a key with nothing stored is not an error. */
+  /**
+   * Moves what the upload URL received into `key`, where it is verified and then served, if anything arrived
+   * since the last call. On S3 the presigned PUT stays valid until it expires, so it writes to a staging key that
+   * is never served: a second PUT after completion cannot replace verified bytes. The local store writes in place
+   * (its upload route takes one body only), so this does nothing there.
+   */
+  promote(key: string): Promise<void>;
+  /** Removes the bytes (and anything staged for them); a key with nothing stored is not an error. */
   remove(key: string): Promise<void>;
 }
 
