@@ -147,6 +147,7 @@ export const enUS = {
   "field.scope_target":
     "Give courseId with the course scope, classId with the class scope, and neither with the institution scope.",
   "field.scope_on_root_only": "Only a top-level folder has its own scope; a sub-folder takes its parent's.",
+  "field.upload_interrupted": "The upload was interrupted before the whole body arrived; send it again.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -152,4 +152,6 @@ export const esES: Catalogue = {
     "Indica courseId con el ámbito course, classId con el ámbito class, y ninguno con el ámbito institution.",
   "field.scope_on_root_only":
     "Solo una carpeta de primer nivel tiene ámbito propio; una subcarpeta toma el de su carpeta madre.",
+  "field.upload_interrupted":
+    "La subida se interrumpió antes de que llegara el cuerpo completo; envíalo de nuevo.",
 };

@@ -155,4 +155,5 @@ export const frFR: Catalogue = {
     "Indiquez courseId avec la portée course, classId avec la portée class, et aucun des deux avec la portée institution.",
   "field.scope_on_root_only":
     "Seul un dossier de premier niveau a sa propre portée ; un sous-dossier prend celle de son parent.",
+  "field.upload_interrupted": "L'envoi a été interrompu avant que le corps n'arrive en entier ; renvoyez-le.",
 };

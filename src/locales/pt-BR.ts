@@ -150,4 +150,5 @@ export const ptBR: Catalogue = {
     "Informe courseId com o escopo course, classId com o escopo class, e nenhum dos dois com o escopo institution.",
   "field.scope_on_root_only":
     "Só uma pasta de primeiro nível tem escopo próprio; uma subpasta usa o da pasta-mãe.",
+  "field.upload_interrupted": "O envio foi interrompido antes de o corpo chegar inteiro; envie de novo.",
 };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,6 +254,41 @@ describe("media uploads on the local disk", () => {
       payload: png(),
     });
     expect(second.statusCode).toBe(409);
+  });
+
+  it("keeps nothing of an upload whose client goes away mid-body, and takes the whole body afterwards", async () => {
+    const bytes = mp4(256 * 1024);
+    const started = await call("POST", "/api/institution/media/uploads", {
+      filename: "cut.mp4",
+      contentType: "video/mp4",
+      sizeBytes: bytes.length,
+    });
+    const { media: m, upload } = started.json();
+    const address = await h.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = new URL(address);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          `PUT ${pathOf(upload.url)} HTTP/1.1\r\nHost: ${a.host}\r\nContent-Type: video/mp4\r\n` +
+            `Content-Length: ${bytes.length}\r\n\r\n`,
+        );
+        socket.write(bytes.subarray(0, 1000), () => setTimeout(() => socket.destroy(), 100));
+      });
+      socket.on("close", () => resolve());
+    });
+    // The server notices the reset and cleans up; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(onDisk(a.id, m.id))).toBe(false);
+    expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+    expect((await row(a.id, m.id))?.receivedBytes).toBeNull();
+    const retried = await h.inject({
+      method: "PUT",
+      url: pathOf(upload.url),
+      headers: { host: a.host },
+      payload: bytes,
+    });
+    expect(retried.statusCode).toBe(204);
+    expect((await call("POST", `/api/institution/media/${m.id}/complete`)).json().status).toBe("ready");
   });
 
   it("refuses unknown types, unknown fields, oversized files and unknown folders at the start", async () => {

@@ -41,6 +41,13 @@ export async function receiveUpload(
     received = await store.receive(row.storageKey, body, row.sizeBytes);
   } catch (err) {
     if (err instanceof TooLarge) throw tooLarge();
+    // The client went away mid-body: nothing was kept, and the answer (if it still listens) is the client's fault.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET" || code === "ECONNABORTED") {
+      throw new AppError("validation_failed", {
+        details: [{ field: "body", key: "field.upload_interrupted" }],
+      });
+    }
     throw err;
   }
   const updated = await deps.db.transaction(async (tx) => {
