@@ -26,7 +26,9 @@ export interface MediaUploadResult {
   peakRssMB: number;
   maxSampledRssMB: number;
   rssBeforeMB: number;
-  /** Peak minus the server's RSS at rest before the upload: what the upload itself cost. */
+  /** The process's peak RSS before the upload began (start-up: migrations, first requests). */
+  peakBeforeMB: number;
+  /** The highest RSS sampled during the upload minus the RSS at rest before it: what the upload itself cost. */
   growthMB: number;
   underLimit: boolean;
 }
@@ -188,6 +190,7 @@ export async function measureMediaUpload(
       upload: { url: string; headers: Record<string, string> };
     };
     const rssBefore = status(pid, "VmRSS");
+    const peakBefore = status(pid, "VmHWM");
     let maxRss = rssBefore;
     samples = setInterval(() => {
       maxRss = Math.max(maxRss, status(pid, "VmRSS"));
@@ -218,7 +221,8 @@ export async function measureMediaUpload(
       peakRssMB: peak,
       maxSampledRssMB: maxRss,
       rssBeforeMB: rssBefore,
-      growthMB: peak - rssBefore,
+      peakBeforeMB: peakBefore,
+      growthMB: maxRss - rssBefore,
       underLimit: peak < 200,
     };
   } finally {

@@ -1587,7 +1587,8 @@ async function main(): Promise<void> {
       `(m) upload of ${settings.mediaUploadMiB} MiB (local disk, PostgreSQL): ` +
         `${mediaUpload.megabytesPerSecond.toFixed(0)} MB/s, complete ${mediaUpload.completeSeconds.toFixed(2)} s ` +
         `(${mediaUpload.status}); server peak RSS ${mediaUpload.peakRssMB.toFixed(0)} MB ` +
-        `(${mediaUpload.rssBeforeMB.toFixed(0)} MB at rest before it, +${mediaUpload.growthMB.toFixed(0)} MB)`,
+        `(${mediaUpload.peakBeforeMB.toFixed(0)} MB before it; at rest ${mediaUpload.rssBeforeMB.toFixed(0)} MB, ` +
+        `+${mediaUpload.growthMB.toFixed(0)} MB during it)`,
     );
   }
   const elapsed = (Date.now() - started) / 1000;
