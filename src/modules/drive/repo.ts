@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { classGroupMembers, driveFolders, enrollments, media } from "../../db/schema/index.js";
+import { classGroupMembers, driveFolders, enrollments } from "../../db/schema/index.js";
 import type { FolderScope } from "./schemas.js";
 
 export type FolderRow = typeof driveFolders.$inferSelect;
@@ -102,87 +102,42 @@ export async function setScope(
     );
 }
 
-export async function counts(db: Executor, tenantId: string, id: string | null, readerId?: string) {
-  const [folders, files] = await Promise.all([
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(driveFolders)
-      .where(
-        and(
-          eq(driveFolders.tenantId, tenantId),
-          id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
-          readerId === undefined ? undefined : readableBy(readerId),
-        ),
+/** Sub-folders directly inside a folder (`null`: the top level) that the reader may see. */
+export async function countFolders(db: Executor, tenantId: string, id: string | null, readerId?: string) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(driveFolders)
+    .where(
+      and(
+        eq(driveFolders.tenantId, tenantId),
+        id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
+        readerId === undefined ? undefined : readableBy(readerId),
       ),
-    // Students see no unfiled files, and only the ready ones of a folder.
-    readerId !== undefined && id === null
-      ? Promise.resolve([{ n: 0 }])
-      : db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(media)
-          .where(
-            and(
-              eq(media.tenantId, tenantId),
-              id === null ? isNull(media.folderId) : eq(media.folderId, id),
-              readerId === undefined ? undefined : eq(media.status, "ready"),
-            ),
-          ),
-  ]);
-  return { folders: folders[0]?.n ?? 0, files: files[0]?.n ?? 0 };
+    );
+  return rows[0]?.n ?? 0;
 }
 
-/** Folders then files of one folder (`null`: the top level), by name, through one window over both. */
-export async function children(
+/** A window of the sub-folders of one folder (`null`: the top level), by name. */
+export async function listFolders(
   db: Executor,
   tenantId: string,
   id: string | null,
   window: { limit: number; offset: number },
-  folderTotal: number,
   readerId?: string,
 ) {
-  const folders =
-    window.offset < folderTotal
-      ? await db
-          .select()
-          .from(driveFolders)
-          .where(
-            and(
-              eq(driveFolders.tenantId, tenantId),
-              id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
-              readerId === undefined ? undefined : readableBy(readerId),
-            ),
-          )
-          .orderBy(asc(sql`aula_fold(${driveFolders.name})`), asc(driveFolders.id))
-          .limit(window.limit)
-          .offset(window.offset)
-      : [];
-  const room = window.limit - folders.length;
-  const files =
-    room > 0 && !(readerId !== undefined && id === null)
-      ? await db
-          .select()
-          .from(media)
-          .where(
-            and(
-              eq(media.tenantId, tenantId),
-              id === null ? isNull(media.folderId) : eq(media.folderId, id),
-              readerId === undefined ? undefined : eq(media.status, "ready"),
-            ),
-          )
-          .orderBy(asc(sql`aula_fold(${media.filename})`), asc(media.id))
-          .limit(room)
-          .offset(Math.max(0, window.offset - folderTotal))
-      : [];
-  return { folders, files };
-}
-
-/** Files anywhere in the given folders, for a recursive delete. */
-export async function filesIn(db: Executor, tenantId: string, folderIds: readonly string[]) {
   return db
     .select()
-    .from(media)
-    .where(and(eq(media.tenantId, tenantId), sql`${media.folderId} = ANY(${sql.param(folderIds)}::uuid[])`))
-    .for("update");
+    .from(driveFolders)
+    .where(
+      and(
+        eq(driveFolders.tenantId, tenantId),
+        id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
+        readerId === undefined ? undefined : readableBy(readerId),
+      ),
+    )
+    .orderBy(asc(sql`aula_fold(${driveFolders.name})`), asc(driveFolders.id))
+    .limit(window.limit)
+    .offset(window.offset);
 }
 
 /** Whether the course or class a scope names exists in the tenant (share-locked until the transaction ends). */

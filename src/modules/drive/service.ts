@@ -23,10 +23,24 @@ export function readerOf(principal: Principal): string | undefined {
 
 const nameTaken = () => new AppError("conflict", { messageKey: "conflict.folder_name_taken" });
 
+/**
+ * What a folder holds, as the reader sees it: sub-folders shared with it, and files (a student sees only ready
+ * files, and none outside a folder).
+ */
+async function counts(db: Executor, tenantId: string, id: string | null, readerId?: string) {
+  const [folders, files] = await Promise.all([
+    repo.countFolders(db, tenantId, id, readerId),
+    readerId !== undefined && id === null
+      ? Promise.resolve(0)
+      : media.countInFolder(db, tenantId, id, readerId !== undefined),
+  ]);
+  return { folders, files };
+}
+
 async function toFolder(db: Executor, row: FolderRow, readerId?: string): Promise<FolderRecord> {
   const [path, inside] = await Promise.all([
     repo.pathOf(db, row.tenantId, row.id),
-    repo.counts(db, row.tenantId, row.id, readerId),
+    counts(db, row.tenantId, row.id, readerId),
   ]);
   return {
     id: row.id,
@@ -174,12 +188,12 @@ export async function deleteFolder(
   const files = await db.transaction(async (tx) => {
     await repo.lockTree(tx, tenantId);
     if ((await repo.lockFolder(tx, tenantId, id)) === undefined) throw notFound();
-    const inside = await repo.counts(tx, tenantId, id);
+    const inside = await counts(tx, tenantId, id);
     if (!recursive && inside.folders + inside.files > 0) {
       throw new AppError("conflict", { messageKey: "conflict.folder_not_empty" });
     }
     const subtree = await repo.subtreeOf(tx, tenantId, id);
-    const rows = await repo.filesIn(tx, tenantId, subtree);
+    const rows = await media.lockInFolders(tx, tenantId, subtree);
     const used = await media.countLessonsUsing(
       tx,
       tenantId,
@@ -211,8 +225,18 @@ export async function listChildren(
   if (folderId !== null && (await repo.findFolder(db, tenantId, folderId, readerId)) === undefined)
     throw notFound();
   const window = pageWindow(query);
-  const total = await repo.counts(db, tenantId, folderId, readerId);
-  const { folders, files } = await repo.children(db, tenantId, folderId, window, total.folders, readerId);
+  const total = await counts(db, tenantId, folderId, readerId);
+  // One window over folders then files: the folders' part first, the files fill what room is left.
+  const folders =
+    window.offset < total.folders ? await repo.listFolders(db, tenantId, folderId, window, readerId) : [];
+  const room = window.limit - folders.length;
+  const files =
+    room > 0 && !(readerId !== undefined && folderId === null)
+      ? await media.listInFolder(db, tenantId, folderId, readerId !== undefined, {
+          limit: room,
+          offset: Math.max(0, window.offset - total.folders),
+        })
+      : [];
   const entries: EntryRecord[] = [
     ...folders.map((f) => ({
       type: "folder" as const,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
@@ -222,4 +222,55 @@ export async function expiredUploads(
     )
     .orderBy(asc(media.uploadExpiresAt))
     .limit(limit);
+}
+
+/** The files of a drive folder (`null`: in no folder); `readyOnly` for a student's view. */
+function inFolder(tenantId: string, folderId: string | null, readyOnly: boolean): SQL {
+  return and(
+    eq(media.tenantId, tenantId),
+    folderId === null ? isNull(media.folderId) : eq(media.folderId, folderId),
+    readyOnly ? eq(media.status, "ready") : undefined,
+  ) as SQL;
+}
+
+export async function countInFolder(
+  db: Executor,
+  tenantId: string,
+  folderId: string | null,
+  readyOnly: boolean,
+) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(media)
+    .where(inFolder(tenantId, folderId, readyOnly));
+  return rows[0]?.n ?? 0;
+}
+
+export async function listInFolder(
+  db: Executor,
+  tenantId: string,
+  folderId: string | null,
+  readyOnly: boolean,
+  window: { limit: number; offset: number },
+): Promise<MediaRow[]> {
+  return db
+    .select()
+    .from(media)
+    .where(inFolder(tenantId, folderId, readyOnly))
+    .orderBy(asc(sql`aula_fold(${media.filename})`), asc(media.id))
+    .limit(window.limit)
+    .offset(window.offset);
+}
+
+/** Locks the files in any of these folders, for deleting them with the folders. */
+export async function lockInFolders(
+  db: Executor,
+  tenantId: string,
+  folderIds: readonly string[],
+): Promise<MediaRow[]> {
+  return db
+    .select()
+    .from(media)
+    .where(and(eq(media.tenantId, tenantId), sql`${media.folderId} = ANY(${sql.param(folderIds)}::uuid[])`))
+    .for("update");
 }

@@ -281,3 +281,8 @@ export async function moveRow(
 ): Promise<MediaRow> {
   return (await repo.updateMedia(tx, tenantId, id, changes)) as MediaRow;
 }
+
+/** For the drive: the files of a folder (`null`: in no folder), counted and paged by name. */
+export const countInFolder = repo.countInFolder;
+export const listInFolder = repo.listInFolder;
+export const lockInFolders = repo.lockInFolders;
