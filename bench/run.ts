@@ -111,6 +111,7 @@ import {
 } from "./fairness.js";
 import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
 import { requestJson } from "./http.js";
+import { type MediaUploadResult, measureMediaUpload } from "./media-upload.js";
 import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
@@ -175,6 +176,8 @@ const settings = {
   fairness: envInt("BENCH_FAIRNESS", 1) > 0,
   history: envInt("BENCH_HISTORY", 1_000_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
+  /** (m): MiB of the local-disk upload (bench/media-upload.ts); 0 skips it. */
+  mediaUploadMiB: envInt("BENCH_MEDIA_UPLOAD_MIB", 1024),
 };
 const customised =
   [
@@ -190,6 +193,7 @@ const customised =
     "BENCH_FAIRNESS",
     "BENCH_HISTORY",
     "BENCH_CPU_PROF",
+    "BENCH_MEDIA_UPLOAD_MIB",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
   process.env.BENCH_SIZES !== undefined;
@@ -1575,6 +1579,25 @@ async function main(): Promise<void> {
     );
     process.exitCode = 1;
   }
+  let mediaUpload: MediaUploadResult | undefined;
+  if (settings.mediaUploadMiB > 0) {
+    const pgMedia = await createBenchDatabase();
+    try {
+      mediaUpload = await timed(`(m) ${settings.mediaUploadMiB} MiB upload through the local disk`, () =>
+        measureMediaUpload(ROOT, settings.mediaUploadMiB, pgMedia.url),
+      );
+    } finally {
+      await pgMedia.drop();
+    }
+    out.push(
+      "",
+      `(m) upload of ${settings.mediaUploadMiB} MiB (local disk, PostgreSQL): ` +
+        `${mediaUpload.megabytesPerSecond.toFixed(0)} MB/s, complete ${mediaUpload.completeSeconds.toFixed(2)} s ` +
+        `(${mediaUpload.status}); server peak RSS ${mediaUpload.peakRssMB.toFixed(0)} MB ` +
+        `(${mediaUpload.peakBeforeMB.toFixed(0)} MB before it; at rest ${mediaUpload.rssBeforeMB.toFixed(0)} MB, ` +
+        `+${mediaUpload.growthMB.toFixed(0)} MB during it)`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1713,6 +1736,7 @@ async function main(): Promise<void> {
     ratios: computed,
     explain: explains,
     catalogueExplain: cataloguePlans,
+    mediaUpload: mediaUpload ?? null,
     elapsedSeconds: elapsed,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });

@@ -35,10 +35,12 @@ import {
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
 import { fixtures as courseContent } from "./matrix/course-content.js";
+import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
+import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
 import { fixtures as settings } from "./matrix/settings.js";
@@ -228,6 +230,8 @@ const GROUPS: Fixtures[] = [
   profileFields,
   themes,
   email,
+  media,
+  drive,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

@@ -5,6 +5,7 @@ import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
 import { loadMailConfig, type MailConfig } from "./mail.js";
+import { loadMediaConfig, type MediaConfig } from "./media.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
@@ -49,6 +50,8 @@ export interface Config {
   cronSecret?: string;
   /** E-mail: SMTP or .eml files, From, retries, the bounce route's secret, password-reset lifetime. */
   mail: MailConfig;
+  /** Media storage (local disk or S3-compatible), signed URLs and per-plan storage quotas. */
+  media: MediaConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -87,6 +90,9 @@ export function loadConfig(env: Env = process.env): Config {
   const dbUrl = optional(env, "DATABASE_URL");
   const rawDataDir = str(env, "DATA_DIR", "./data");
   const dataDir = rawDataDir === ":memory:" ? rawDataDir : resolve(rawDataDir);
+  // The session secret is checked before the secrets keyring, as before the media settings needed the latter.
+  const session = sessionSecret(env, dataDir, dbUrl !== undefined, nodeEnv);
+  const secrets = loadSecretsConfig(env, dataDir);
   return {
     nodeEnv,
     host: str(env, "HOST", "127.0.0.1"),
@@ -97,7 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseDomain: str(env, "BASE_DOMAIN", "localhost").toLowerCase(),
     worker: bool(env, "WORKER", true),
     auth: {
-      sessionSecret: sessionSecret(env, dataDir, dbUrl !== undefined, nodeEnv),
+      sessionSecret: session,
       accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
       refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL_SECONDS", 30 * 24 * 3600, 1),
       secureCookies: !["development", "test"].includes(nodeEnv),
@@ -110,12 +116,13 @@ export function loadConfig(env: Env = process.env): Config {
     plans: loadPlanConfig(env),
     billing: loadBillingConfig(env),
     outbound: loadOutboundConfig(env),
-    secrets: loadSecretsConfig(env, dataDir),
+    secrets,
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024),
     http: loadHttpServerConfig(env),
     maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
     mail: loadMailConfig(env, dataDir, str(env, "BASE_DOMAIN", "localhost").toLowerCase()),
+    media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
   };
 }

@@ -149,6 +149,28 @@ export const enUS = {
   "field.no_recipients": "None of these users can receive e-mail (unknown, or without an address).",
   "field.custom_template_key":
     "A custom template's key is `custom.` followed by 1 to 64 lowercase letters, digits, `_` or `-`.",
+  "conflict.media_in_use":
+    "Lessons use this file ({lessons}). Remove it from them first, or delete with force=true.",
+  "conflict.media_not_uploaded": "Nothing has been uploaded for this file yet.",
+  "conflict.media_already_uploaded": "The content of this file has already been uploaded.",
+  "conflict.media_failed": "This upload failed ({error}). Start a new one.",
+  "conflict.media_not_ready": "This file is not ready: {id}.",
+  "payload_too_large.storage_quota":
+    "Not enough storage: the file needs {needed} bytes and the plan has {available} bytes left.",
+  "payload_too_large.upload_size":
+    "The body is larger than the size declared for this file ({sizeBytes} bytes).",
+  "payload_too_large.max_upload": "A file may be at most {max} bytes.",
+  "forbidden.media_token": "This upload or download link is invalid or has expired.",
+  "field.unknown_folder": "Unknown drive folder: {id}.",
+  "field.unknown_class": "Unknown class: {id}.",
+  "field.unknown_media": "Unknown file: {id}.",
+  "conflict.folder_name_taken": "A folder with this name already exists here.",
+  "conflict.folder_not_empty": "This folder is not empty. Empty it first, or delete with recursive=true.",
+  "field.folder_cycle": "A folder cannot be moved into itself or one of its sub-folders.",
+  "field.scope_target":
+    "Give courseId with the course scope, classId with the class scope, and neither with the institution scope.",
+  "field.scope_on_root_only": "Only a top-level folder has its own scope; a sub-folder takes its parent's.",
+  "field.upload_interrupted": "The upload was interrupted before the whole body arrived; send it again.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -154,4 +154,28 @@ export const esES: Catalogue = {
   "field.no_recipients": "Ninguno de estos usuarios puede recibir correo (desconocido o sin dirección).",
   "field.custom_template_key":
     "La clave de una plantilla propia es `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` o `-`.",
+  "conflict.media_in_use":
+    "Hay lecciones que usan este archivo ({lessons}). Quítalo de ellas primero, o elimínalo con force=true.",
+  "conflict.media_not_uploaded": "Todavía no se ha subido nada para este archivo.",
+  "conflict.media_already_uploaded": "El contenido de este archivo ya se ha subido.",
+  "conflict.media_failed": "Esta subida falló ({error}). Empieza una nueva.",
+  "conflict.media_not_ready": "Este archivo no está listo: {id}.",
+  "payload_too_large.storage_quota":
+    "Almacenamiento insuficiente: el archivo necesita {needed} bytes y al plan le quedan {available} bytes.",
+  "payload_too_large.upload_size":
+    "El cuerpo es mayor que el tamaño declarado para este archivo ({sizeBytes} bytes).",
+  "payload_too_large.max_upload": "Un archivo puede tener como máximo {max} bytes.",
+  "forbidden.media_token": "Este enlace de subida o descarga no es válido o ha caducado.",
+  "field.unknown_folder": "Carpeta del drive desconocida: {id}.",
+  "field.unknown_class": "Clase desconocida: {id}.",
+  "field.unknown_media": "Archivo desconocido: {id}.",
+  "conflict.folder_name_taken": "Ya existe una carpeta con este nombre aquí.",
+  "conflict.folder_not_empty": "Esta carpeta no está vacía. Vacíala primero, o elimínala con recursive=true.",
+  "field.folder_cycle": "Una carpeta no se puede mover dentro de sí misma ni de una de sus subcarpetas.",
+  "field.scope_target":
+    "Indica courseId con el ámbito course, classId con el ámbito class, y ninguno con el ámbito institution.",
+  "field.scope_on_root_only":
+    "Solo una carpeta de primer nivel tiene ámbito propio; una subcarpeta toma el de su carpeta madre.",
+  "field.upload_interrupted":
+    "La subida se interrumpió antes de que llegara el cuerpo completo; envíalo de nuevo.",
 };

@@ -155,4 +155,29 @@ export const frFR: Catalogue = {
   "field.no_recipients": "Aucun de ces utilisateurs ne peut recevoir d’e-mail (inconnu ou sans adresse).",
   "field.custom_template_key":
     "La clé d’un modèle personnalisé est `custom.` suivi de 1 à 64 lettres minuscules, chiffres, `_` ou `-`.",
+  "conflict.media_in_use":
+    "Des leçons utilisent ce fichier ({lessons}). Retirez-le d'abord, ou supprimez avec force=true.",
+  "conflict.media_not_uploaded": "Rien n'a encore été envoyé pour ce fichier.",
+  "conflict.media_already_uploaded": "Le contenu de ce fichier a déjà été envoyé.",
+  "conflict.media_failed": "Cet envoi a échoué ({error}). Commencez-en un nouveau.",
+  "conflict.media_not_ready": "Ce fichier n'est pas prêt : {id}.",
+  "payload_too_large.storage_quota":
+    "Stockage insuffisant : le fichier demande {needed} octets et il reste {available} octets au forfait.",
+  "payload_too_large.upload_size":
+    "Le corps dépasse la taille déclarée pour ce fichier ({sizeBytes} octets).",
+  "payload_too_large.max_upload": "Un fichier peut faire au plus {max} octets.",
+  "forbidden.media_token": "Ce lien d'envoi ou de téléchargement est invalide ou a expiré.",
+  "field.unknown_folder": "Dossier du drive inconnu : {id}.",
+  "field.unknown_class": "Classe inconnue : {id}.",
+  "field.unknown_media": "Fichier inconnu : {id}.",
+  "conflict.folder_name_taken": "Un dossier de ce nom existe déjà ici.",
+  "conflict.folder_not_empty":
+    "Ce dossier n'est pas vide. Videz-le d'abord, ou supprimez avec recursive=true.",
+  "field.folder_cycle":
+    "Un dossier ne peut pas être déplacé dans lui-même ni dans l'un de ses sous-dossiers.",
+  "field.scope_target":
+    "Indiquez courseId avec la portée course, classId avec la portée class, et aucun des deux avec la portée institution.",
+  "field.scope_on_root_only":
+    "Seul un dossier de premier niveau a sa propre portée ; un sous-dossier prend celle de son parent.",
+  "field.upload_interrupted": "L'envoi a été interrompu avant que le corps n'arrive en entier ; renvoyez-le.",
 };

@@ -152,4 +152,27 @@ export const ptBR: Catalogue = {
   "field.no_recipients": "Nenhum destes usuários pode receber e-mail (desconhecido ou sem endereço).",
   "field.custom_template_key":
     "A chave de um modelo próprio é `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` ou `-`.",
+  "conflict.media_in_use":
+    "Aulas usam este arquivo ({lessons}). Retire-o delas primeiro, ou exclua com force=true.",
+  "conflict.media_not_uploaded": "Nada foi enviado para este arquivo ainda.",
+  "conflict.media_already_uploaded": "O conteúdo deste arquivo já foi enviado.",
+  "conflict.media_failed": "Este envio falhou ({error}). Comece um novo.",
+  "conflict.media_not_ready": "Este arquivo não está pronto: {id}.",
+  "payload_too_large.storage_quota":
+    "Armazenamento insuficiente: o arquivo precisa de {needed} bytes e o plano tem {available} bytes livres.",
+  "payload_too_large.upload_size":
+    "O corpo é maior que o tamanho declarado para este arquivo ({sizeBytes} bytes).",
+  "payload_too_large.max_upload": "Um arquivo pode ter no máximo {max} bytes.",
+  "forbidden.media_token": "Este link de envio ou download é inválido ou expirou.",
+  "field.unknown_folder": "Pasta do drive desconhecida: {id}.",
+  "field.unknown_class": "Turma desconhecida: {id}.",
+  "field.unknown_media": "Arquivo desconhecido: {id}.",
+  "conflict.folder_name_taken": "Já existe uma pasta com este nome aqui.",
+  "conflict.folder_not_empty": "Esta pasta não está vazia. Esvazie-a primeiro, ou exclua com recursive=true.",
+  "field.folder_cycle": "Uma pasta não pode ser movida para dentro de si mesma ou de uma de suas subpastas.",
+  "field.scope_target":
+    "Informe courseId com o escopo course, classId com o escopo class, e nenhum dos dois com o escopo institution.",
+  "field.scope_on_root_only":
+    "Só uma pasta de primeiro nível tem escopo próprio; uma subpasta usa o da pasta-mãe.",
+  "field.upload_interrupted": "O envio foi interrompido antes de o corpo chegar inteiro; envie de novo.",
 };

@@ -8,6 +8,7 @@ import { billingRoutes } from "./billing/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
+import { driveRoutes } from "./drive/routes.js";
 import { emailRoutes } from "./email/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
@@ -15,6 +16,7 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { mediaRoutes } from "./media/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
@@ -49,4 +51,6 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   themeRoutes(app, ctx);
   emailRoutes(app, ctx);
   passwordResetRoutes(app, ctx);
+  await mediaRoutes(app, ctx);
+  driveRoutes(app, ctx);
 }

@@ -6,6 +6,7 @@ import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import { expireInvites } from "../modules/invites/expiry.js";
+import { expireUploads } from "../modules/media/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
 import type { AppContext } from "../platform/context.js";
@@ -67,6 +68,11 @@ export const JOBS: readonly ScheduledJob[] = [
       purgeCompletedDeliveries(ctx.database.db, {
         retentionDays: ctx.config.outbound.delivery.retentionDays,
       }),
+  },
+  {
+    name: "media-uploads-expire",
+    everyMs: HOUR_MS,
+    run: async (ctx) => ({ expired: await expireUploads({ db: ctx.database.db, config: ctx.config }) }),
   },
   {
     name: "idempotency-keys-retention",

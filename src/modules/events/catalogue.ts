@@ -109,6 +109,10 @@ export interface EventPayloads {
   invite_revoked: InviteLifecycle;
   user_tag_added: { userId: string; tagId: string; tagName: string };
   user_tag_removed: { userId: string; tagId: string; tagName: string };
+  /** An upload was completed and its size, checksum and content type verified. */
+  media_ready: MediaLifecycle & { sizeBytes: number; readyAt: string };
+  /** An upload was refused at completion (or expired unfinished); its bytes were deleted. */
+  media_failed: MediaLifecycle & { error: string };
   /** The JSON object posted to an inbound webhook URL, as sent. */
   webhook: Record<string, unknown>;
   /** Audit: the institution's settings changed; `changedKeys` are `namespace.key` paths, `version` the new one. */
@@ -144,6 +148,14 @@ export interface EventPayloads {
     kind: "bounce" | "complaint";
     reason: string | null;
   };
+}
+
+interface MediaLifecycle {
+  mediaId: string;
+  kind: string;
+  filename: string;
+  contentType: string;
+  folderId: string | null;
 }
 
 interface CourseLifecycle {
@@ -218,6 +230,11 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
     invite_revoked: { schemaVersion: 1, description: "An invitation was revoked." },
     user_tag_added: { schemaVersion: 1, description: "A tag was attached to a user." },
     user_tag_removed: { schemaVersion: 1, description: "A tag was removed from a user." },
+    media_ready: { schemaVersion: 1, description: "An uploaded file was verified and is ready." },
+    media_failed: {
+      schemaVersion: 1,
+      description: "An upload failed its size, checksum or content check, or expired unfinished.",
+    },
     webhook: {
       schemaVersion: 1,
       description: "A JSON object arrived at an automation's inbound webhook URL.",
@@ -397,6 +414,23 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   invite_revoked: SAMPLE_INVITE,
   user_tag_added: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   user_tag_removed: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
+  media_ready: {
+    mediaId: SAMPLE_ID,
+    kind: "document",
+    filename: "Plano de ensino.pdf",
+    contentType: "application/pdf",
+    folderId: null,
+    sizeBytes: 482113,
+    readyAt: SAMPLE_TIME,
+  },
+  media_failed: {
+    mediaId: SAMPLE_ID,
+    kind: "video",
+    filename: "Aula 1.mp4",
+    contentType: "video/mp4",
+    folderId: null,
+    error: "content_type_mismatch",
+  },
   webhook: { example: true },
   settings_updated: {
     changedKeys: ["security.sessionTimeoutMinutes", "inactivity.userInactiveDays"],

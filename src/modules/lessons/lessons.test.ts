@@ -12,6 +12,8 @@ import {
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { uploadLocal } from "../../test-support/media-client.js";
+import { pdf } from "../../test-support/media-files.js";
 import { findLesson } from "./service.js";
 
 let h: Harness;
@@ -27,7 +29,7 @@ beforeAll(async () => {
   h = await startHarness();
   a = await makeTenant(h);
   b = await makeTenant(h);
-  keyA = await makeKey(h, a, ["courses:read", "courses:write"], unlimited);
+  keyA = await makeKey(h, a, ["courses:read", "courses:write", "media:read", "media:write"], unlimited);
   keyB = await makeKey(h, b, [], unlimited);
 });
 afterAll(() => h.close());
@@ -39,6 +41,12 @@ function call(method: string, url: string, payload?: object, tenant = a, key = k
     headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json) },
     ...(payload === undefined ? {} : { payload }),
   });
+}
+
+/** A ready file of tenant A, uploaded through the three steps. */
+async function readyMedia(): Promise<string> {
+  const { completed } = await uploadLocal(h, a, keyA, { contentType: "application/pdf", bytes: pdf() });
+  return completed?.json().id as string;
 }
 
 /** A course with one module per title given; returns the course id and the module ids. */
@@ -136,9 +144,14 @@ describe("creating lessons", () => {
       unlockAt: "2026-05-01T00:00:00.000Z",
       dueAt: "2026-05-10T00:00:00.000Z",
     });
-    const mediaId = randomUUID();
+    // A lesson names a ready file of its own institution (uppercase ids are stored as the database prints them).
+    const mediaId = await readyMedia();
     for (const type of ["audio", "pdf", "file"]) {
-      expect((await addLesson(m, { title: type, type, content: { mediaId } })).content).toEqual({ mediaId });
+      expect(
+        (await addLesson(m, { title: type, type, content: { mediaId: mediaId.toUpperCase() } })).content,
+      ).toEqual({
+        mediaId,
+      });
     }
     await addLesson(m, {
       title: "Embed",
@@ -283,9 +296,13 @@ describe("updating lessons", () => {
     expect(fields(await call("PATCH", url, { dueAt: "2026-04-01T00:00:00Z" }))).toEqual(["dueAt"]);
     expect((await call("GET", url)).json()).toEqual(lesson);
 
+    expect(fields(await call("PATCH", url, { content: { mediaId: lesson.courseId } }))).toEqual([
+      "content.mediaId",
+    ]);
+    const otherFile = await readyMedia();
     const ok = await call("PATCH", url, {
       title: "Vídeo 2",
-      content: { mediaId: lesson.courseId },
+      content: { mediaId: otherFile },
       unlockAt: null,
       dueAt: "2026-04-01T00:00:00Z",
       completionCriteria: { type: "manual" },
@@ -295,7 +312,7 @@ describe("updating lessons", () => {
     expect(ok.json()).toMatchObject({
       type: "video",
       title: "Vídeo 2",
-      content: { mediaId: lesson.courseId },
+      content: { mediaId: otherFile },
       unlockAt: null,
       dueAt: "2026-04-01T00:00:00.000Z",
       completionCriteria: { type: "manual" },

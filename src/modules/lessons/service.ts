@@ -3,11 +3,13 @@ import { AppError, notFound, validationError } from "../../platform/errors/app-e
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { lockCourseStructure } from "../courses/repo.js";
+import { assertUsableMedia } from "../media/service.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
 import { storableContent } from "./sanitize.js";
 import type {
   CreateLessonInput,
+  LessonContent,
   LessonOrderInput,
   LessonRecord,
   LessonType,
@@ -98,19 +100,29 @@ export async function getLesson(
   return lesson;
 }
 
+/**
+ * `content.mediaId` as the database prints ids (lowercase), so the reference index that guards a file's deletion
+ * (`lessons_media_ref_idx`, compared as text) finds it whatever case the client wrote.
+ */
+function withCanonicalMedia(content: LessonContent): LessonContent {
+  return content.mediaId === undefined ? content : { ...content, mediaId: content.mediaId.toLowerCase() };
+}
+
 export async function createLesson(
   db: Executor,
   tenantId: string,
   moduleId: string,
   input: CreateLessonInput,
 ): Promise<LessonRecord> {
-  const content = storableContent(input.content ?? {});
+  const content = withCanonicalMedia(storableContent(input.content ?? {}));
   const completionCriteria = input.completionCriteria ?? defaultCriteria(input.type);
   const unlockAt = input.unlockAt ?? null;
   const dueAt = input.dueAt ?? null;
   return db.transaction(async (tx) => {
     const module = await moduleIn(tx, tenantId, moduleId);
     assertLessonShape(input.type, { content, completionCriteria, unlockAt, dueAt });
+    if (content.mediaId !== undefined)
+      await assertUsableMedia(tx, tenantId, content.mediaId, "content.mediaId");
     const count = await repo.countInModule(tx, tenantId, moduleId);
     const position = clampPosition(input.position, count + 1);
     if (position <= count) await repo.shiftPositions(tx, tenantId, moduleId, { from: position }, 1);
@@ -159,9 +171,14 @@ export async function updateLesson(
       unlockAt: input.unlockAt === undefined ? lesson.unlockAt : input.unlockAt,
       dueAt: input.dueAt === undefined ? lesson.dueAt : input.dueAt,
     });
+    if (input.content?.mediaId !== undefined) {
+      await assertUsableMedia(tx, tenantId, input.content.mediaId, "content.mediaId");
+    }
     const { position, ...given } = input;
     const fields =
-      given.content === undefined ? given : { ...given, content: storableContent(given.content) };
+      given.content === undefined
+        ? given
+        : { ...given, content: withCanonicalMedia(storableContent(given.content)) };
     if (position !== undefined) {
       const count = await repo.countInModule(tx, tenantId, lesson.moduleId);
       await reposition(tx, tenantId, lesson, clampPosition(position, count));

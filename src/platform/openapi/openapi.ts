@@ -57,6 +57,8 @@ const RESOURCE_TAG_LIST = [
   { name: "classes", description: "Class groups of users, for enrolling and reporting together." },
   { name: "invites", description: "Invitations that let a person activate their account." },
   { name: "tags", description: "Labels for organising and filtering the catalogue." },
+  { name: "media", description: "Uploaded files: three-step uploads, verification, signed download URLs." },
+  { name: "drive", description: "Folders over the uploaded files, shared with a course or a class." },
   { name: "api-keys", description: "Keys for server-to-server calls, with scopes and rate tiers." },
   { name: "billing", description: "The plan, the Stripe subscription and the payment log." },
   {

@@ -1,0 +1,249 @@
+import { Type } from "typebox";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
+import type { AppContext } from "../../platform/context.js";
+import { publicOrigin } from "../../platform/http/host.js";
+import { IdParams, requireUuid } from "../../platform/http/schemas.js";
+import type { App } from "../../platform/http/types.js";
+import type { MediaDeps } from "../media/service.js";
+import { storageUsage } from "../media/service.js";
+import * as files from "./files.js";
+import {
+  ChildrenPage,
+  ChildrenQuery,
+  CreateFolderBody,
+  DeleteFolderQuery,
+  DriveFile,
+  Folder,
+  FolderParams,
+  PlaceFileBody,
+  Quota,
+  UpdateFileBody,
+  UpdateFolderBody,
+} from "./schemas.js";
+import * as service from "./service.js";
+
+const tags = ["drive"];
+const STUDENT_NOTE =
+  "A student's session reads the folders shared with it (institution scope, its courses' and its classes') " +
+  "and their ready files; anything else is 404 to it.";
+const read = { kind: "authenticated", auth: ["key", "session"], scope: "drive:read" } as const;
+const write = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "drive:write",
+  roles: ["teacher", "institution_admin"],
+} as const;
+
+export function driveRoutes(app: App, ctx: AppContext): void {
+  const db = ctx.database.db;
+  const deps: MediaDeps = { db, config: ctx.config, warn: (message, err) => app.log.warn({ err }, message) };
+
+  app.get(
+    "/api/institution/drive/folders/:id/children",
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "List a folder's children",
+        description:
+          "Folders first, then files, each by name; `root` lists the top level (and, for staff, the files in no " +
+          `folder). ${STUDENT_NOTE}`,
+        params: FolderParams,
+        querystring: ChildrenQuery,
+        response: { 200: ChildrenPage },
+      },
+    },
+    (request) => {
+      const id = request.params.id === "root" ? null : requireUuid(request.params.id);
+      return service.listChildren(
+        db,
+        tenantOf(request).id,
+        id,
+        request.query,
+        service.readerOf(principalOf(request)),
+      );
+    },
+  );
+
+  app.post(
+    "/api/institution/drive/folders",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Create a folder",
+        description:
+          "Top-level with `scope` (`courseId` for `course`, `classId` for `class`), or inside `parentId`, taking " +
+          "its scope. A name already used beside it, ignoring case, is 409.",
+        body: CreateFolderBody,
+        response: { 201: Folder },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return service.createFolder(db, tenantOf(request).id, request.body);
+    },
+  );
+
+  app.get(
+    "/api/institution/drive/folders/:id",
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Get a folder",
+        description: `With its path and the number of folders and files directly inside. ${STUDENT_NOTE}`,
+        params: IdParams,
+        response: { 200: Folder },
+      },
+    },
+    (request) =>
+      service.getFolder(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        service.readerOf(principalOf(request)),
+      ),
+  );
+
+  app.patch(
+    "/api/institution/drive/folders/:id",
+    {
+      config: { access: write, errors: [409] },
+      schema: {
+        tags,
+        summary: "Rename, move or re-scope a folder",
+        description:
+          "`parentId` moves it (null: to the top level); into itself or one of its sub-folders is 400. A moved " +
+          "folder and its contents take the new parent's scope; a top-level folder's `scope` may be changed, for " +
+          "its whole tree. A name taken beside it is 409.",
+        params: IdParams,
+        body: UpdateFolderBody,
+        response: { 200: Folder },
+      },
+    },
+    (request) => service.updateFolder(db, tenantOf(request).id, requireUuid(request.params.id), request.body),
+  );
+
+  app.delete(
+    "/api/institution/drive/folders/:id",
+    {
+      config: { access: write, errors: [409] },
+      schema: {
+        tags,
+        summary: "Delete a folder",
+        description:
+          "409 unless it is empty or `recursive=true`, which deletes its sub-folders and their files (409 if a " +
+          "lesson uses one of the files).",
+        params: IdParams,
+        querystring: DeleteFolderQuery,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteFolder(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.query.recursive === true,
+        deps,
+      );
+      reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/api/institution/drive/files",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Place a file in a folder",
+        description: "Puts an uploaded file (`mediaId`) in a folder; a file is in one folder at most.",
+        body: PlaceFileBody,
+        response: { 201: DriveFile },
+      },
+    },
+    async (request, reply) => {
+      const placed = await files.placeFile(deps, tenantOf(request).id, request.body, publicOrigin(request));
+      reply.code(201);
+      return placed;
+    },
+  );
+
+  app.get(
+    "/api/institution/drive/files/:id",
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Get a file of the drive",
+        description: `A ready file carries a signed, short-lived \`url\`. ${STUDENT_NOTE}`,
+        params: IdParams,
+        response: { 200: DriveFile },
+      },
+    },
+    (request) =>
+      files.getFile(
+        deps,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        publicOrigin(request),
+        service.readerOf(principalOf(request)),
+      ),
+  );
+
+  app.patch(
+    "/api/institution/drive/files/:id",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Rename or move a file",
+        params: IdParams,
+        body: UpdateFileBody,
+        response: { 200: DriveFile },
+      },
+    },
+    (request) =>
+      files.updateFile(
+        deps,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.body,
+        publicOrigin(request),
+      ),
+  );
+
+  app.delete(
+    "/api/institution/drive/files/:id",
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Take a file out of the drive",
+        description: "The file itself stays (`DELETE /media/:id` deletes it).",
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await files.removeFile(deps, tenantOf(request).id, requireUuid(request.params.id));
+      reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/institution/drive/quota",
+    {
+      config: { access: { ...read, roles: ["teacher", "institution_admin"] } },
+      schema: {
+        tags,
+        summary: "Storage used and allowed",
+        description: "Bytes of ready files and of pending uploads' reservations, against the plan's storage.",
+        response: { 200: Quota },
+      },
+    },
+    (request) => storageUsage(deps, tenantOf(request).id),
+  );
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from "node:crypto";
+import type { Config } from "../../config/index.js";
+import { isPlan } from "../../config/plans.js";
+import type { Executor } from "../../db/client.js";
+import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
+import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { type Actor, eventActorOf } from "../events/actor.js";
+import { kindOf, type MediaKind } from "./content-types.js";
+import type { MediaRow } from "./repo.js";
+import * as repo from "./repo.js";
+import type {
+  CreateUploadInput,
+  ListMediaQueryType,
+  MediaErrorCode,
+  MediaRecord,
+  MediaStatus,
+  UpdateMediaInput,
+} from "./schemas.js";
+import { storesFor } from "./storage/index.js";
+import type { UploadTarget } from "./storage/store.js";
+
+/** What the media service works with: the database and the media configuration (stores, limits, keys). */
+export interface MediaDeps {
+  db: Executor;
+  config: Config;
+  /** Logs what failed after a commit (a file left behind in the store), without failing the request. */
+  warn?: (message: string, err: unknown) => void;
+}
+
+export function toRecord(row: MediaRow, url?: { url: string; expiresAt: string }): MediaRecord {
+  return {
+    id: row.id,
+    kind: row.kind as MediaKind,
+    filename: row.filename,
+    contentType: row.contentType,
+    sizeBytes: row.sizeBytes,
+    checksumSha256: row.checksumSha256,
+    status: row.status as MediaStatus,
+    folderId: row.folderId,
+    error: row.error as MediaErrorCode | null,
+    url: url?.url ?? null,
+    urlExpiresAt: url?.expiresAt ?? null,
+    readyAt: row.readyAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A short-lived download URL of a ready file. */
+export async function downloadUrl(
+  deps: MediaDeps,
+  row: MediaRow,
+  origin: string,
+): Promise<{ url: string; expiresAt: string }> {
+  const expiresAt = new Date(Date.now() + deps.config.media.downloadUrlTtlSeconds * 1000);
+  const store = storesFor(deps.config.media).of(row.storage);
+  const url = await store.downloadUrl(
+    { tenantId: row.tenantId, mediaId: row.id, key: row.storageKey },
+    { filename: row.filename, contentType: row.contentType },
+    expiresAt,
+    origin,
+  );
+  return { url, expiresAt: expiresAt.toISOString() };
+}
+
+/** The record as `GET /media/:id` answers it: with a download URL when the file is ready. */
+export async function withUrl(deps: MediaDeps, row: MediaRow, origin: string): Promise<MediaRecord> {
+  return toRecord(row, row.status === "ready" ? await downloadUrl(deps, row, origin) : undefined);
+}
+
+function storageLimit(config: Config, plan: string): number | undefined {
+  return isPlan(plan) ? config.media.storageLimits[plan] : undefined;
+}
+
+/** The tenant's storage: bytes in use (ready files and pending reservations) and the plan's limit. */
+export async function storageUsage(
+  deps: MediaDeps,
+  tenantId: string,
+): Promise<{ usedBytes: number; limitBytes: number; plan: string }> {
+  const { used, plan } = await repo.readStorage(deps.db, tenantId);
+  return { usedBytes: used, limitBytes: storageLimit(deps.config, plan) ?? 0, plan };
+}
+
+async function assertFolder(
+  tx: Executor,
+  tenantId: string,
+  folderId: string | null | undefined,
+): Promise<void> {
+  if (folderId === undefined || folderId === null) return;
+  if (!(await repo.lockFolder(tx, tenantId, folderId))) {
+    throw validationError("folderId", "field.unknown_folder", { id: folderId });
+  }
+}
+
+/**
+ * Step 1 of 3: reserves the declared size against the plan's storage and answers where to send the bytes. The
+ * tenant's storage counter is locked before it is read and stays locked until the insert commits (the trigger
+ * adds the new file to it), so concurrent reservations are counted one after another and never pass the limit.
+ */
+export async function createUpload(
+  deps: MediaDeps,
+  tenantId: string,
+  actor: Actor,
+  input: CreateUploadInput,
+  origin: string,
+): Promise<{ media: MediaRecord; upload: UploadTarget }> {
+  const { media: config } = deps.config;
+  if (input.sizeBytes > config.maxUploadBytes) {
+    throw new AppError("payload_too_large", {
+      messageKey: "payload_too_large.max_upload",
+      params: { max: config.maxUploadBytes },
+      details: [
+        { field: "sizeBytes", key: "payload_too_large.max_upload", params: { max: config.maxUploadBytes } },
+      ],
+    });
+  }
+  const store = storesFor(config).current;
+  const id = randomUUID();
+  const key = `${tenantId}/${id}`;
+  const expiresAt = new Date(Date.now() + config.uploadUrlTtlSeconds * 1000);
+  const row = await deps.db.transaction(async (tx) => {
+    await assertFolder(tx, tenantId, input.folderId);
+    const { used, plan } = await repo.lockStorage(tx, tenantId);
+    const limit = storageLimit(deps.config, plan) ?? 0;
+    if (used + input.sizeBytes > limit) {
+      const params = { needed: input.sizeBytes, available: Math.max(0, limit - used) };
+      throw new AppError("payload_too_large", {
+        messageKey: "payload_too_large.storage_quota",
+        params,
+        details: [{ field: "sizeBytes", key: "payload_too_large.storage_quota", params }],
+      });
+    }
+    return repo.insertMedia(tx, {
+      tenantId,
+      id,
+      kind: kindOf(input.contentType) as MediaKind,
+      filename: input.filename.trim(),
+      contentType: input.contentType,
+      sizeBytes: input.sizeBytes,
+      checksumSha256: input.checksumSha256?.toLowerCase() ?? null,
+      storage: store.name,
+      storageKey: key,
+      folderId: input.folderId ?? null,
+      uploadExpiresAt: expiresAt.toISOString(),
+      createdBy: eventActorOf(actor),
+    });
+  });
+  // Signing is local computation for both stores (no network), done after the commit.
+  const upload = await store.uploadTarget(
+    { tenantId, mediaId: id, key },
+    { contentType: input.contentType, sizeBytes: input.sizeBytes },
+    expiresAt,
+    origin,
+  );
+  return { media: toRecord(row), upload };
+}
+
+export async function getMedia(
+  deps: MediaDeps,
+  tenantId: string,
+  id: string,
+  origin: string,
+): Promise<MediaRecord> {
+  const row = await repo.findMedia(deps.db, tenantId, id);
+  if (row === undefined) throw notFound();
+  return withUrl(deps, row, origin);
+}
+
+export async function listMedia(deps: MediaDeps, tenantId: string, query: ListMediaQueryType) {
+  const window = pageWindow(query);
+  const filter = {
+    kind: query.kind,
+    status: query.status,
+    folderId: query.folderId?.toLowerCase(),
+    search: query.search,
+  };
+  const [rows, total] = await Promise.all([
+    repo.listMedia(deps.db, tenantId, filter, query.sort ?? "-createdAt", window),
+    repo.countMedia(deps.db, tenantId, filter),
+  ]);
+  return pageEnvelope(
+    rows.map((row) => toRecord(row)),
+    total,
+    window,
+  );
+}
+
+export async function updateMedia(
+  deps: MediaDeps,
+  tenantId: string,
+  id: string,
+  input: UpdateMediaInput,
+  origin: string,
+): Promise<MediaRecord> {
+  const row = await deps.db.transaction(async (tx) => {
+    if ((await repo.lockMedia(tx, tenantId, id)) === undefined) throw notFound();
+    await assertFolder(tx, tenantId, input.folderId);
+    return repo.updateMedia(tx, tenantId, id, {
+      ...(input.filename === undefined ? {} : { filename: input.filename.trim() }),
+      ...(input.folderId === undefined ? {} : { folderId: input.folderId }),
+    });
+  });
+  return withUrl(deps, row as MediaRow, origin);
+}
+
+/** Removes stored bytes after the transaction that forgot them committed; a failure is logged, not raised. */
+export async function removeBytes(
+  deps: MediaDeps,
+  rows: readonly Pick<MediaRow, "id" | "storage" | "storageKey">[],
+): Promise<void> {
+  const stores = storesFor(deps.config.media);
+  await Promise.all(
+    rows.map(async (row) => {
+      try {
+        await stores.of(row.storage).remove(row.storageKey);
+      } catch (err) {
+        deps.warn?.(`could not remove the bytes of media ${row.id}`, err);
+      }
+    }),
+  );
+}
+
+/**
+ * Deletes a file. A lesson whose `content.mediaId` names it makes this 409 unless `force` (the lesson then keeps
+ * an id that resolves to nothing, as a deleted course's lessons go with it). The row is locked first, so a lesson
+ * being pointed at it (which share-locks it, see `assertUsableMedia`) waits or is waited for.
+ */
+export async function deleteMedia(
+  deps: MediaDeps,
+  tenantId: string,
+  id: string,
+  force: boolean,
+): Promise<void> {
+  const row = await deps.db.transaction(async (tx) => {
+    const locked = await repo.lockMedia(tx, tenantId, id);
+    if (locked === undefined) throw notFound();
+    if (!force) {
+      const lessons = await repo.countLessonsUsing(tx, tenantId, [id]);
+      if (lessons > 0)
+        throw new AppError("conflict", { messageKey: "conflict.media_in_use", params: { lessons } });
+    }
+    await repo.deleteMedia(tx, tenantId, id);
+    return locked;
+  });
+  await removeBytes(deps, [row]);
+}
+
+/**
+ * For services that point at a file (lessons): the file must exist in the tenant and be ready. It is share-locked
+ * until the caller's transaction ends, so it cannot be deleted between this check and the caller's write.
+ */
+export async function assertUsableMedia(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  field: string,
+): Promise<void> {
+  const row = await repo.lockMedia(tx, tenantId, id, "share");
+  if (row === undefined) throw validationError(field, "field.unknown_media", { id });
+  if (row.status !== "ready") throw validationError(field, "conflict.media_not_ready", { id });
+}
+
+/** How many lessons name any of these files (`content.mediaId`), for callers deleting files in bulk (drive). */
+export const countLessonsUsing = repo.countLessonsUsing;
+
+/** Deletes file rows inside the caller's transaction; the caller removes their bytes after it commits. */
+export async function deleteRows(tx: Executor, tenantId: string, ids: readonly string[]): Promise<void> {
+  await repo.deleteMany(tx, tenantId, ids);
+}
+
+/** A file of the tenant, or undefined (drive reads files through this). */
+export const findRow = repo.findMedia;
+export const lockRow = repo.lockMedia;
+
+/** Changes a file's folder or name inside the caller's transaction (the caller locked and checked it). */
+export async function moveRow(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  changes: { folderId?: string | null; filename?: string },
+): Promise<MediaRow> {
+  return (await repo.updateMedia(tx, tenantId, id, changes)) as MediaRow;
+}
+
+/** For the drive: the files of a folder (`null`: in no folder), counted and paged by name. */
+export const countInFolder = repo.countInFolder;
+export const listInFolder = repo.listInFolder;
+export const lockInFolders = repo.lockInFolders;
