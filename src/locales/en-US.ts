@@ -164,6 +164,7 @@ export const enUS = {
   "field.unknown_folder": "Unknown drive folder: {id}.",
   "field.unknown_class": "Unknown class: {id}.",
   "field.unknown_media": "Unknown file: {id}.",
+  "field.media_kind": "File {id} is not of kind {kind}.",
   "conflict.folder_name_taken": "A folder with this name already exists here.",
   "conflict.folder_not_empty": "This folder is not empty. Empty it first, or delete with recursive=true.",
   "field.folder_cycle": "A folder cannot be moved into itself or one of its sub-folders.",

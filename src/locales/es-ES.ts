@@ -169,6 +169,7 @@ export const esES: Catalogue = {
   "field.unknown_folder": "Carpeta del drive desconocida: {id}.",
   "field.unknown_class": "Clase desconocida: {id}.",
   "field.unknown_media": "Archivo desconocido: {id}.",
+  "field.media_kind": "El archivo {id} no es de tipo {kind}.",
   "conflict.folder_name_taken": "Ya existe una carpeta con este nombre aquí.",
   "conflict.folder_not_empty": "Esta carpeta no está vacía. Vacíala primero, o elimínala con recursive=true.",
   "field.folder_cycle": "Una carpeta no se puede mover dentro de sí misma ni de una de sus subcarpetas.",

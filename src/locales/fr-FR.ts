@@ -170,6 +170,7 @@ export const frFR: Catalogue = {
   "field.unknown_folder": "Dossier du drive inconnu : {id}.",
   "field.unknown_class": "Classe inconnue : {id}.",
   "field.unknown_media": "Fichier inconnu : {id}.",
+  "field.media_kind": "Le fichier {id} n'est pas de type {kind}.",
   "conflict.folder_name_taken": "Un dossier de ce nom existe déjà ici.",
   "conflict.folder_not_empty":
     "Ce dossier n'est pas vide. Videz-le d'abord, ou supprimez avec recursive=true.",

@@ -167,6 +167,7 @@ export const ptBR: Catalogue = {
   "field.unknown_folder": "Pasta do drive desconhecida: {id}.",
   "field.unknown_class": "Turma desconhecida: {id}.",
   "field.unknown_media": "Arquivo desconhecido: {id}.",
+  "field.media_kind": "O arquivo {id} não é do tipo {kind}.",
   "conflict.folder_name_taken": "Já existe uma pasta com este nome aqui.",
   "conflict.folder_not_empty": "Esta pasta não está vazia. Esvazie-a primeiro, ou exclua com recursive=true.",
   "field.folder_cycle": "Uma pasta não pode ser movida para dentro de si mesma ou de uma de suas subpastas.",

@@ -246,18 +246,21 @@ export async function deleteMedia(
 }
 
 /**
- * For services that point at a file (lessons): the file must exist in the tenant and be ready. It is share-locked
- * until the caller's transaction ends, so it cannot be deleted between this check and the caller's write.
+ * For services that point at a file (lessons, themes): the file must exist in the tenant, be ready and, when
+ * `kind` is given, be of that kind (as its bytes showed at completion). It is share-locked until the caller's
+ * transaction ends, so it cannot be deleted between this check and the caller's write.
  */
 export async function assertUsableMedia(
   tx: Executor,
   tenantId: string,
   id: string,
   field: string,
+  kind?: MediaKind,
 ): Promise<void> {
   const row = await repo.lockMedia(tx, tenantId, id, "share");
   if (row === undefined) throw validationError(field, "field.unknown_media", { id });
   if (row.status !== "ready") throw validationError(field, "conflict.media_not_ready", { id });
+  if (kind !== undefined && row.kind !== kind) throw validationError(field, "field.media_kind", { id, kind });
 }
 
 /** How many lessons name any of these files (`content.mediaId`), for callers deleting files in bulk (drive). */

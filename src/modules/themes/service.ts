@@ -4,6 +4,7 @@ import { AppError, notFound, validationError } from "../../platform/errors/app-e
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { assertUsableMedia } from "../media/service.js";
 import { sanitiseCss } from "./css.js";
 import * as repo from "./repo.js";
 import {
@@ -40,19 +41,41 @@ export async function getTheme(db: Executor, tenantId: string, id: string): Prom
   return theme;
 }
 
-/** A new theme is a `draft`; media ids are stored as given (the media library is not checked yet). */
+const MEDIA_FIELDS = ["logoMediaId", "faviconMediaId", "loginBackgroundMediaId"] as const;
+
+/**
+ * The logo, favicon and login background must be ready images of the institution, share-locked until the caller's
+ * transaction ends. A file deleted later leaves the theme without it (a foreign key sets the id to null and bumps
+ * the theme's version, migration 0023), so the compiled variables never name a file that is gone.
+ */
+async function assertImages(
+  tx: Executor,
+  tenantId: string,
+  input: Partial<Record<(typeof MEDIA_FIELDS)[number], string | null>>,
+): Promise<void> {
+  for (const field of MEDIA_FIELDS) {
+    const id = input[field];
+    if (typeof id === "string") await assertUsableMedia(tx, tenantId, id, field, "image");
+  }
+}
+
+/** A new theme is a `draft`. */
 export async function createTheme(
   db: Executor,
   tenantId: string,
   input: CreateThemeInput,
 ): Promise<ThemeRecord> {
-  return repo.insertTheme(db, tenantId, {
-    name: input.name,
-    variables: input.variables ?? {},
-    logoMediaId: input.logoMediaId ?? null,
-    faviconMediaId: input.faviconMediaId ?? null,
-    loginBackgroundMediaId: input.loginBackgroundMediaId ?? null,
-    customCss: cleanCss(input.customCss) ?? null,
+  const customCss = cleanCss(input.customCss) ?? null;
+  return db.transaction(async (tx) => {
+    await assertImages(tx, tenantId, input);
+    return repo.insertTheme(tx, tenantId, {
+      name: input.name,
+      variables: input.variables ?? {},
+      logoMediaId: input.logoMediaId ?? null,
+      faviconMediaId: input.faviconMediaId ?? null,
+      loginBackgroundMediaId: input.loginBackgroundMediaId ?? null,
+      customCss,
+    });
   });
 }
 
@@ -68,6 +91,7 @@ export async function updateTheme(
     const current = await repo.findTheme(tx, tenantId, id, true);
     if (current === undefined) throw notFound();
     if (input.status !== undefined && current.status === "active") throw conflict("conflict.theme_active");
+    await assertImages(tx, tenantId, input);
     return repo.updateTheme(tx, tenantId, id, {
       ...input,
       ...(customCss === undefined ? {} : { customCss }),

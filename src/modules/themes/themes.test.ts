@@ -5,11 +5,14 @@ import {
   adminCookie,
   type Harness,
   json,
+  makeKey,
   makeTenant,
   roleCookie,
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { uploadLocal } from "../../test-support/media-client.js";
+import { pdf, png } from "../../test-support/media-files.js";
 import { sanitiseCss } from "./css.js";
 import { DEFAULT_VARIABLES } from "./schemas.js";
 
@@ -181,6 +184,50 @@ describe("themes", () => {
     const teacher = await roleCookie(h, a, "teacher");
     expect((await call(a, teacher, "GET", "/themes")).statusCode).toBe(200);
     expect((await call(a, teacher, "POST", "/themes", { name: "T" })).statusCode).toBe(403);
+  });
+});
+
+describe("theme images", () => {
+  /** A ready file of `t` through the three upload steps. */
+  async function ready(t: TestTenant, bytes: Buffer, contentType: string): Promise<string> {
+    const key = await makeKey(h, t, ["media:read", "media:write"]);
+    const { completed } = await uploadLocal(h, t, key, { contentType, bytes });
+    expect(completed?.json().status).toBe("ready");
+    return completed?.json().id as string;
+  }
+
+  it("takes only ready images of the institution as logo, favicon and login background", async () => {
+    const logo = await ready(a, png(), "image/png");
+    const document = await ready(a, pdf(), "application/pdf");
+    const theirs = await ready(b, png(), "image/png");
+    const made = await A("POST", "/themes", { name: "Com logo", logoMediaId: logo, faviconMediaId: logo });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ logoMediaId: logo, faviconMediaId: logo });
+    const wrong = await A("POST", "/themes", { name: "PDF", logoMediaId: document });
+    expect(wrong.statusCode).toBe(400);
+    expect(fieldsOf(wrong)).toEqual(["logoMediaId"]);
+    const foreign = await A("PATCH", `/themes/${made.json().id}`, { loginBackgroundMediaId: theirs });
+    expect(foreign.statusCode).toBe(400);
+    expect(fieldsOf(foreign)).toEqual(["loginBackgroundMediaId"]);
+    expect((await A("GET", `/themes/${made.json().id}`)).json().loginBackgroundMediaId).toBeNull();
+  });
+
+  it("loses a deleted file and moves to a new version, so the compiled variables never name it", async () => {
+    const t = await makeTenant(h);
+    const cookie = await adminCookie(h, t);
+    const logo = await ready(t, png(), "image/png");
+    const made = await call(t, cookie, "POST", "/themes", { name: "Ativo", logoMediaId: logo });
+    const id = made.json().id as string;
+    expect((await call(t, cookie, "POST", `/themes/${id}/activate`)).statusCode).toBe(200);
+    const before = await compiled(t);
+    expect(before.json().logoMediaId).toBe(logo);
+    const deleted = await call(t, cookie, "DELETE", `/media/${logo}`);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const theme = (await call(t, cookie, "GET", `/themes/${id}`)).json();
+    expect(theme).toMatchObject({ logoMediaId: null, version: made.json().version + 2 });
+    const after = await compiled(t, { "if-none-match": String(before.headers.etag) });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().logoMediaId).toBeNull();
   });
 });
 
