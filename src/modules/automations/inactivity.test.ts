@@ -115,6 +115,35 @@ describe("the daily scan", () => {
     expect(await inactiveEvents(t, idle.id)).toHaveLength(before + 1);
   });
 
+  it("reaches webhook endpoints subscribed to user_inactive, at the institution's userInactiveDays", async () => {
+    const t = await makeTenant(h);
+    const cookie = await adminCookie(h, t);
+    const settings = await h.inject({
+      method: "PATCH",
+      url: "/api/institution/settings",
+      headers: { host: t.host, cookie, ...json },
+      payload: { inactivity: { userInactiveDays: 12 } },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const endpoint = await h.inject({
+      method: "POST",
+      url: "/api/institution/webhooks",
+      headers: { host: t.host, cookie, ...json },
+      payload: { url: "https://93.184.215.14/inactive", eventTypes: ["user_inactive"] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const idle = await makeUser(h, t, "student");
+    const recent = await makeUser(h, t, "student");
+    await setActivity(t, idle.id, daysAgo(13), daysAgo(100));
+    await setActivity(t, recent.id, daysAgo(11), daysAgo(100));
+
+    await emitInactivity(h.database.db);
+    const [event] = await inactiveEvents(t, idle.id);
+    expect(event?.data).toMatchObject({ userId: idle.id, inactiveDays: 13, thresholdDays: 12 });
+    expect(await inactiveEvents(t, recent.id)).toEqual([]);
+    expect(await deliveries(t, endpoint.json().id)).toHaveLength(1);
+  });
+
   it("uses the sign-up date for users who never signed in, skips suspended users and tenants without such automations", async () => {
     const t = await makeTenant(h);
     const cookie = await adminCookie(h, t);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { toIso } from "../../db/schema/columns.js";
 import { automations, inactivityNotices } from "../../db/schema/index.js";
@@ -44,7 +44,8 @@ type Basis = "access" | "activity";
 /**
  * The daily scan: for each enabled `user_inactive` automation, the active users whose last activity is at least
  * its threshold old get one `user_inactive` event per inactivity period, sent to the automations of that threshold
- * only. The threshold is the automation's condition's, else the institution's `inactivity.userInactiveDays`;
+ * only. The threshold is the automation's condition's, else the institution's `inactivity.userInactiveDays`, which
+ * is also the threshold of the webhook endpoints subscribed to `user_inactive` (an endpoint has no condition);
  * activity is what the institution's `inactivity.basis` says: signing in (`access`) or learning in any enrollment
  * (`activity`), and the sign-up date for users with none. Returns the number of events emitted.
  */
@@ -54,9 +55,11 @@ export async function emitInactivity(db: Db, now: Date = new Date()): Promise<nu
     .from(automations)
     .where(
       and(
-        eq(automations.kind, "automation"),
-        eq(automations.triggerEvent, "user_inactive"),
         eq(automations.enabled, true),
+        or(
+          and(eq(automations.kind, "automation"), eq(automations.triggerEvent, "user_inactive")),
+          and(eq(automations.kind, "endpoint"), sql`'user_inactive' = ANY (${automations.eventTypes})`),
+        ),
       ),
     );
   const groups = new Map<string, { tenantId: string; days: number; basis: Basis; automationIds: string[] }>();
