@@ -38,6 +38,7 @@ import { fixtures as courseContent } from "./matrix/course-content.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
+import { fixtures as live } from "./matrix/live.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as tags } from "./matrix/tags.js";
 
@@ -212,7 +213,7 @@ const CORE: Fixtures = {
 };
 
 /** Every group's fixtures; a key defined twice is a mistake the first test reports. */
-const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people];
+const GROUPS: Fixtures[] = [CORE, institution, tags, courseContent, enrollments, assessment, people, live];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
 let h: Harness;

@@ -7,6 +7,7 @@ import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
+import { loadVideoConfig, type VideoConfig } from "./video.js";
 
 export { ConfigError } from "./env.js";
 
@@ -46,6 +47,8 @@ export interface Config {
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For (per-IP limits need the client's address). */
   trustProxy: boolean | number | string;
   cronSecret?: string;
+  /** Video providers' API locations (ZOOM_API_BASE, ZOOM_OAUTH_BASE). */
+  video: VideoConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -113,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxAutomationsPerInstitution: int(env, "MAX_AUTOMATIONS_PER_INSTITUTION", 50, 1),
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
+    video: loadVideoConfig(env),
   };
 }

@@ -126,6 +126,13 @@ export const enUS = {
   "field.unknown_course": "Unknown course: {id}.",
   "field.after_starts_at": "Must be later than the start of the enrollment ({startsAt}).",
   "field.user_or_email": "Give exactly one of userId and email.",
+  video_provider_error:
+    "The video provider could not be reached or refused the request. Please try again later.",
+  "conflict.video_provider_in_use": "Live classes that are still scheduled use this connection.",
+  "field.rrule_invalid": "Must be a valid RFC 5545 recurrence rule (RRULE) without DTSTART.",
+  "field.too_many_occurrences": "The rule yields more than {limit} occurrences; give COUNT or UNTIL.",
+  "field.window_too_long": "The window from `from` to `to` must not exceed {days} days.",
+  "field.audience_required": "Give a course, a class or at least one invitee.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

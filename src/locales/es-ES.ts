@@ -130,4 +130,11 @@ export const esES: Catalogue = {
   "field.unknown_course": "Curso desconocido: {id}.",
   "field.after_starts_at": "Debe ser posterior al inicio de la matrícula ({startsAt}).",
   "field.user_or_email": "Indica exactamente uno entre userId y email.",
+  video_provider_error:
+    "No se pudo contactar con el proveedor de vídeo o rechazó la solicitud. Inténtelo de nuevo más tarde.",
+  "conflict.video_provider_in_use": "Clases en vivo aún programadas usan esta conexión.",
+  "field.rrule_invalid": "Debe ser una regla de recurrencia RFC 5545 (RRULE) válida, sin DTSTART.",
+  "field.too_many_occurrences": "La regla genera más de {limit} ocurrencias; indique COUNT o UNTIL.",
+  "field.window_too_long": "El intervalo de `from` a `to` no puede superar {days} días.",
+  "field.audience_required": "Indique un curso, una clase o al menos un invitado.",
 };

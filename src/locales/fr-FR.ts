@@ -131,4 +131,11 @@ export const frFR: Catalogue = {
   "field.unknown_course": "Cours inconnu : {id}.",
   "field.after_starts_at": "Doit être postérieur au début de l'inscription ({startsAt}).",
   "field.user_or_email": "Indiquez exactement un champ parmi userId et email.",
+  video_provider_error:
+    "Le fournisseur vidéo est injoignable ou a refusé la demande. Veuillez réessayer plus tard.",
+  "conflict.video_provider_in_use": "Des classes en direct encore programmées utilisent cette connexion.",
+  "field.rrule_invalid": "Doit être une règle de récurrence RFC 5545 (RRULE) valide, sans DTSTART.",
+  "field.too_many_occurrences": "La règle produit plus de {limit} occurrences ; indiquez COUNT ou UNTIL.",
+  "field.window_too_long": "La période de `from` à `to` ne doit pas dépasser {days} jours.",
+  "field.audience_required": "Indiquez un cours, une classe ou au moins un invité.",
 };

@@ -128,4 +128,11 @@ export const ptBR: Catalogue = {
   "field.unknown_course": "Curso desconhecido: {id}.",
   "field.after_starts_at": "Deve ser posterior ao início da matrícula ({startsAt}).",
   "field.user_or_email": "Informe exatamente um entre userId e email.",
+  video_provider_error:
+    "Não foi possível contatar o provedor de vídeo ou ele recusou a solicitação. Tente novamente mais tarde.",
+  "conflict.video_provider_in_use": "Aulas ao vivo ainda agendadas usam esta conexão.",
+  "field.rrule_invalid": "Deve ser uma regra de recorrência RFC 5545 (RRULE) válida, sem DTSTART.",
+  "field.too_many_occurrences": "A regra gera mais de {limit} ocorrências; informe COUNT ou UNTIL.",
+  "field.window_too_long": "O intervalo de `from` a `to` não pode passar de {days} dias.",
+  "field.audience_required": "Informe um curso, uma turma ou ao menos um convidado.",
 };

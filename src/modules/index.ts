@@ -17,6 +17,7 @@ import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { userRoutes } from "./users/routes.js";
+import { videoDeps, videoProviderRoutes } from "./video-providers/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 /** Every resource group's routes, registered on one app. */
@@ -39,4 +40,6 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  const video = videoDeps(app, ctx);
+  videoProviderRoutes(app, ctx, video);
 }

@@ -6,5 +6,6 @@ export * from "./community.js";
 export * from "./courses.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
+export * from "./live.js";
 export * from "./tenancy.js";
 export * from "./users.js";

@@ -63,6 +63,10 @@ const RESOURCE_TAG_LIST = [
   },
   { name: "webhooks", description: "URLs subscribed to platform events, and what was delivered to them." },
   { name: "events", description: "Platform events, as automations and webhooks received them." },
+  {
+    name: "video-providers",
+    description: "Connections to Jitsi, BigBlueButton and Zoom, with sealed credentials.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
 ] as const;
