@@ -4,6 +4,7 @@ import { apiKeyRoutes } from "./api-keys/routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
+import { calendarRoutes } from "./calendar/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
@@ -42,4 +43,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   quizRoutes(app, ctx);
   const video = videoDeps(app, ctx);
   videoProviderRoutes(app, ctx, video);
+  calendarRoutes(app, ctx);
 }

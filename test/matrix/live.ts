@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { videoProviders } from "../../src/db/schema/index.js";
+import { calendarEvents, videoProviders } from "../../src/db/schema/index.js";
 import type { Harness, TestTenant } from "../../src/test-support/harness.js";
 import type { Fixtures } from "./fixture.js";
 
@@ -27,6 +27,31 @@ const providerRow = async (h: Harness, t: TestTenant, id: string | Record<string
 
 const providerObject = { makeObject: provider, snapshot: providerRow };
 
+const calendarEvent = async (h: Harness, t: TestTenant) => {
+  const rows = await h.database.db
+    .insert(calendarEvents)
+    .values({
+      tenantId: t.id,
+      title: "Fixture event",
+      startsAt: "2026-05-01T12:00:00.000Z",
+      endsAt: "2026-05-01T13:00:00.000Z",
+      lastEndsAt: "2026-05-01T13:00:00.000Z",
+      contextType: "institution",
+    })
+    .returning({ id: calendarEvents.id });
+  return (rows[0] as { id: string }).id;
+};
+
+const calendarEventRow = async (h: Harness, t: TestTenant, id: string | Record<string, string>) =>
+  (
+    await h.database.db
+      .select()
+      .from(calendarEvents)
+      .where(and(eq(calendarEvents.tenantId, t.id), eq(calendarEvents.id, id as string)))
+  )[0];
+
+const eventObject = { makeObject: calendarEvent, snapshot: calendarEventRow };
+
 export const fixtures: Fixtures = {
   "GET /api/institution/video-providers": {},
   // No credentials: a key with `settings:write` may create a Jitsi connection (credentials need a session).
@@ -35,4 +60,15 @@ export const fixtures: Fixtures = {
   "PATCH /api/institution/video-providers/:id": { body: { name: "Renamed" }, ...providerObject },
   "DELETE /api/institution/video-providers/:id": providerObject,
   "POST /api/institution/video-providers/:id/test": providerObject,
+  // The agenda needs its `from`–`to` window (400 without): its own tests cover tenant isolation.
+  "GET /api/institution/calendar/events": { single: true },
+  "POST /api/institution/calendar/events": {
+    body: { title: "Matrix", startsAt: "2026-05-01T12:00:00.000Z", contextType: "institution" },
+  },
+  "GET /api/institution/calendar/events/:id": eventObject,
+  "PATCH /api/institution/calendar/events/:id": { body: { title: "Renamed" }, ...eventObject },
+  "DELETE /api/institution/calendar/events/:id": eventObject,
+  "GET /api/institution/calendar/feed": { single: true },
+  "POST /api/institution/calendar/feed": {},
+  "DELETE /api/institution/calendar/feed": {},
 };

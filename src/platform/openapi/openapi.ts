@@ -67,6 +67,7 @@ const RESOURCE_TAG_LIST = [
     name: "video-providers",
     description: "Connections to Jitsi, BigBlueButton and Zoom, with sealed credentials.",
   },
+  { name: "calendar", description: "The agenda over a window, custom events and per-user iCalendar feeds." },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
 ] as const;
