@@ -295,9 +295,7 @@ describe("iCalendar feeds", () => {
     const parsed = nodeIcal.sync.parseICS(feed.body);
     const components = Object.values(parsed).filter((v) => v !== undefined);
     const events = components.filter((v): v is VEvent => v.type === "VEVENT");
-    const zones = components
-      .filter((v) => v.type === "VTIMEZONE")
-      .map((v) => (v as { tzid: string }).tzid);
+    const zones = components.filter((v) => v.type === "VTIMEZONE").map((v) => (v as { tzid: string }).tzid);
     expect(zones).toEqual(expect.arrayContaining(["America/Sao_Paulo", "Europe/Berlin"]));
 
     const monitoria = events.find((e) => e.summary === "Monitoria");
