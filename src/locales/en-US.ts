@@ -133,6 +133,8 @@ export const enUS = {
   "field.too_many_occurrences": "The rule yields more than {limit} occurrences; give COUNT or UNTIL.",
   "field.window_too_long": "The window from `from` to `to` must not exceed {days} days.",
   "field.audience_required": "Give a course, a class or at least one invitee.",
+  "conflict.attendance_not_reported":
+    "Its video provider does not report attendance: record it with PUT …/attendance.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -137,4 +137,6 @@ export const esES: Catalogue = {
   "field.too_many_occurrences": "La regla genera más de {limit} ocurrencias; indique COUNT o UNTIL.",
   "field.window_too_long": "El intervalo de `from` a `to` no puede superar {days} días.",
   "field.audience_required": "Indique un curso, una clase o al menos un invitado.",
+  "conflict.attendance_not_reported":
+    "Su proveedor de vídeo no informa la asistencia: regístrela con PUT …/attendance.",
 };

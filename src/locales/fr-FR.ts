@@ -138,4 +138,6 @@ export const frFR: Catalogue = {
   "field.too_many_occurrences": "La règle produit plus de {limit} occurrences ; indiquez COUNT ou UNTIL.",
   "field.window_too_long": "La période de `from` à `to` ne doit pas dépasser {days} jours.",
   "field.audience_required": "Indiquez un cours, une classe ou au moins un invité.",
+  "conflict.attendance_not_reported":
+    "Son fournisseur vidéo ne rapporte pas la présence : enregistrez-la avec PUT …/attendance.",
 };

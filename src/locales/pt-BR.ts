@@ -135,4 +135,6 @@ export const ptBR: Catalogue = {
   "field.too_many_occurrences": "A regra gera mais de {limit} ocorrências; informe COUNT ou UNTIL.",
   "field.window_too_long": "O intervalo de `from` a `to` não pode passar de {days} dias.",
   "field.audience_required": "Informe um curso, uma turma ou ao menos um convidado.",
+  "conflict.attendance_not_reported":
+    "O provedor de vídeo desta aula não informa presença: registre-a com PUT …/attendance.",
 };

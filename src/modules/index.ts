@@ -14,6 +14,7 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { liveClassRoutes } from "./live-classes/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { tagRoutes } from "./tags/routes.js";
@@ -44,4 +45,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   const video = videoDeps(app, ctx);
   videoProviderRoutes(app, ctx, video);
   calendarRoutes(app, ctx);
+  liveClassRoutes(app, ctx, video);
 }

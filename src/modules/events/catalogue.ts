@@ -107,6 +107,32 @@ export interface EventPayloads {
   user_tag_removed: { userId: string; tagId: string; tagName: string };
   /** The JSON object posted to an inbound webhook URL, as sent. */
   webhook: Record<string, unknown>;
+  live_class_scheduled: LiveClassLifecycle & { occurrences: number };
+  /** The whole class (`occurrenceId` null) or one occurrence was canceled. */
+  live_class_canceled: LiveClassLifecycle & { occurrenceId: string | null };
+  live_class_started: LiveClassLifecycle & { occurrenceId: string };
+  live_class_ended: LiveClassLifecycle & { occurrenceId: string; endedAt: string };
+  /** A user's attendance of an occurrence reached the class's threshold (once per user and occurrence). */
+  live_class_attended: {
+    liveClassId: string;
+    occurrenceId: string;
+    userId: string;
+    durationSeconds: number;
+    status: string;
+    source: "provider" | "manual";
+    lessonId: string | null;
+  };
+}
+
+/** No join URL: links are per user and some carry credentials (BigBlueButton's checksum, Zoom's password). */
+interface LiveClassLifecycle {
+  liveClassId: string;
+  title: string;
+  startsAt: string;
+  durationMinutes: number;
+  courseId: string | null;
+  classGroupId: string | null;
+  provider: string;
 }
 
 interface CourseLifecycle {
@@ -183,6 +209,20 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       schemaVersion: 1,
       description: "A JSON object arrived at an automation's inbound webhook URL.",
     },
+    live_class_scheduled: {
+      schemaVersion: 1,
+      description: "A live class was scheduled (with its occurrences).",
+    },
+    live_class_canceled: {
+      schemaVersion: 1,
+      description: "A live class, or one of its occurrences, was canceled.",
+    },
+    live_class_started: { schemaVersion: 1, description: "An occurrence of a live class started." },
+    live_class_ended: { schemaVersion: 1, description: "An occurrence of a live class ended." },
+    live_class_attended: {
+      schemaVersion: 1,
+      description: "A user attended an occurrence of a live class for at least its threshold.",
+    },
   };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
@@ -219,6 +259,16 @@ const SAMPLE_INVITE: InviteLifecycle = {
 };
 
 /** A plausible payload per event, for an automation's test run when no event is given. */
+const SAMPLE_LIVE_CLASS = {
+  liveClassId: SAMPLE_ID,
+  title: "Revisão para a prova",
+  startsAt: SAMPLE_TIME,
+  durationMinutes: 60,
+  courseId: SAMPLE_ID,
+  classGroupId: null,
+  provider: "jitsi",
+};
+
 export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   lesson_completed: {
     courseId: SAMPLE_ID,
@@ -333,6 +383,19 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   user_tag_added: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   user_tag_removed: { userId: SAMPLE_ID, tagId: SAMPLE_ID, tagName: "Turma A" },
   webhook: { example: true },
+  live_class_scheduled: { ...SAMPLE_LIVE_CLASS, occurrences: 8 },
+  live_class_canceled: { ...SAMPLE_LIVE_CLASS, occurrenceId: null },
+  live_class_started: { ...SAMPLE_LIVE_CLASS, occurrenceId: SAMPLE_ID },
+  live_class_ended: { ...SAMPLE_LIVE_CLASS, occurrenceId: SAMPLE_ID, endedAt: SAMPLE_TIME },
+  live_class_attended: {
+    liveClassId: SAMPLE_ID,
+    occurrenceId: SAMPLE_ID,
+    userId: SAMPLE_ID,
+    durationSeconds: 3000,
+    status: "present",
+    source: "provider",
+    lessonId: SAMPLE_ID,
+  },
 };
 
 export const SAMPLE_SUBJECT: EventSubject = {

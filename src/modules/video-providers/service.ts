@@ -278,3 +278,13 @@ export async function openLiveConnection(deps: VideoDeps, tenantId: string, id: 
   if (row === undefined) throw new AppError("video_provider_error");
   return toConnection(deps, row);
 }
+
+/** What live classes use of a connection: meetings, join links and reported attendance. */
+export {
+  type Connection,
+  ensureMeeting,
+  joinUrl,
+  type Meeting,
+  ProviderError,
+  providerAttendance,
+} from "./providers/index.js";

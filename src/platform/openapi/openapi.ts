@@ -68,6 +68,10 @@ const RESOURCE_TAG_LIST = [
     description: "Connections to Jitsi, BigBlueButton and Zoom, with sealed credentials.",
   },
   { name: "calendar", description: "The agenda over a window, custom events and per-user iCalendar feeds." },
+  {
+    name: "live-classes",
+    description: "Scheduled video classes, their occurrences, join links and attendance.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
 ] as const;
