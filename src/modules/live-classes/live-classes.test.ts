@@ -7,6 +7,7 @@ import {
   lessonCompletions,
   liveClasses,
   platformEvents,
+  webhookDeliveries,
 } from "../../db/schema/index.js";
 import { type FakeVideo, startFakeVideo } from "../../test-support/fake-video.js";
 import {
@@ -22,10 +23,12 @@ import {
   TEST_PASSWORD,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { automationDeps } from "../automations/service.js";
 import { createModule } from "../course-modules/service.js";
 import { createCourse } from "../courses/service.js";
 import { createEnrollment } from "../enrollments/service.js";
 import { createLesson } from "../lessons/service.js";
+import { createEndpoint } from "../webhooks/service.js";
 
 let h: Harness;
 let fake: FakeVideo;
@@ -532,6 +535,33 @@ describe("live classes", () => {
     expect(failed.statusCode).toBe(502);
     expect(failed.json().error).toBe("video_provider_error");
     expect(failed.body).not.toContain("nope");
+  });
+
+  it("delivers live_class_* events to the endpoints and automations subscribed to them", async () => {
+    const endpoint = await createEndpoint(automationDeps(h.ctx), a.id, {
+      url: `${fake.url}/hook`,
+      eventTypes: ["live_class_scheduled", "live_class_started"],
+    });
+    const c = await schedule({ recurrence: null });
+    const [first] = await occurrencesOf(c.id);
+    await call("POST", `${BASE}/${c.id}/occurrences/${first.id}/start`);
+    const rows = await h.database.db
+      .select({ eventId: webhookDeliveries.eventId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.tenantId, a.id), eq(webhookDeliveries.automationId, endpoint.id)));
+    const types = await Promise.all(
+      rows.map(async (r) => {
+        const [e] = await h.database.db.select().from(platformEvents).where(eq(platformEvents.id, r.eventId));
+        return [e?.type, (e?.data as { liveClassId?: string }).liveClassId];
+      }),
+    );
+    expect(types).toEqual(
+      expect.arrayContaining([
+        ["live_class_scheduled", c.id],
+        ["live_class_started", c.id],
+      ]),
+    );
+    expect(types).toHaveLength(2);
   });
 
   it("answers 404 for another institution's class on every path, changing nothing", async () => {
