@@ -552,7 +552,7 @@ describe("live classes", () => {
     const types = await Promise.all(
       rows.map(async (r) => {
         const [e] = await h.database.db.select().from(platformEvents).where(eq(platformEvents.id, r.eventId));
-        return [e?.type, (e?.data as { liveClassId?: string }).liveClassId];
+        return [e?.type, (e?.data as { liveClassId?: string } | undefined)?.liveClassId];
       }),
     );
     expect(types).toEqual(
