@@ -73,6 +73,8 @@ export interface AgendaScope {
   /** A personal agenda: the user's courses, classes, invitations and own events. Undefined: the institution's. */
   audience?: repo.Audience;
   sources?: readonly SourceType[];
+  /** The institution's calendar with users' own events too (administrators and keys). */
+  withPersonal?: boolean;
 }
 
 /** Every event of the window from every source, by start time. */
@@ -86,7 +88,7 @@ export async function collectAgenda(
   const wants = (s: SourceType) => scope.sources === undefined || scope.sources.includes(s);
   const audience = scope.audience;
   const [custom, live, due, expiries] = await Promise.all([
-    wants("manual") ? repo.customEventsIn(db, tenantId, window, audience) : [],
+    wants("manual") ? repo.customEventsIn(db, tenantId, window, audience, scope.withPersonal) : [],
     wants("live_class") ? repo.liveOccurrencesIn(db, tenantId, window, audience) : [],
     wants("lesson_due") ? repo.lessonDueDatesIn(db, tenantId, window, audience) : [],
     wants("enrollment_expiry") && audience !== undefined
@@ -182,9 +184,12 @@ export async function listAgenda(
   const timeZone = await institutionTimeZone(db, tenantId);
   const window = parseWindow(query.from, query.to, timeZone);
   const audience = await audienceFor(db, tenantId, principal, query.userId);
+  // A teacher's institution view leaves out users' own events; administrators and keys see them.
+  const withPersonal = principal.kind === "key" || principal.role === "institution_admin";
   let items = await collectAgenda(db, tenantId, window, {
     audience,
     sources: query.sourceType === undefined ? undefined : [query.sourceType],
+    withPersonal,
   });
   if (query.contextType !== undefined) items = items.filter((i) => i.contextType === query.contextType);
   if (query.contextId !== undefined) items = items.filter((i) => i.contextId === query.contextId);

@@ -235,6 +235,17 @@ describe("calendar events", () => {
       expect.arrayContaining(["lesson_due:Entrega Química", "lesson_due:Entrega Álgebra"]),
     );
     expect(kinds.filter((k: string) => k.startsWith("enrollment_expiry"))).toEqual([]);
+    expect(kinds).toContain("manual:Meu lembrete");
+    // A teacher's institution view leaves out students' own events.
+    const teacher = await userWithSession(a, "teacher");
+    const teacherView = (
+      await call("GET", `${BASE}/events?${windowQuery}&perPage=100`, undefined, { cookie: teacher.cookie })
+    ).json();
+    const teacherKinds = teacherView.data.map(
+      (i: { sourceType: string; title: string }) => `${i.sourceType}:${i.title}`,
+    );
+    expect(teacherKinds).toContain("manual:Aula magna");
+    expect(teacherKinds).not.toContain("manual:Meu lembrete");
   });
 
   it("answers 404 for another institution's event on every path, and keeps lists apart", async () => {

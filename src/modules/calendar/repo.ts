@@ -136,11 +136,22 @@ export type Audience = Awaited<ReturnType<typeof audienceOf>> & { userId: string
 
 const uuidArray = (ids: string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
 
-/** Custom events whose series overlaps the window (recurring ones are expanded by the caller). */
-export async function customEventsIn(db: Executor, tenantId: string, window: Window, audience?: Audience) {
+/**
+ * Custom events whose series overlaps the window (recurring ones are expanded by the caller). Without an
+ * audience (the institution's calendar), users' own events are left out unless `withPersonal`.
+ */
+export async function customEventsIn(
+  db: Executor,
+  tenantId: string,
+  window: Window,
+  audience?: Audience,
+  withPersonal = false,
+) {
   const visible =
     audience === undefined
-      ? undefined
+      ? withPersonal
+        ? undefined
+        : sql`${calendarEvents.contextType} <> 'user'`
       : sql`(${calendarEvents.contextType} = 'institution'
           OR (${calendarEvents.contextType} = 'user' AND ${calendarEvents.contextId} = ${audience.userId})
           OR (${calendarEvents.contextType} = 'course' AND ${calendarEvents.contextId} = ANY(${uuidArray(audience.courseIds)}))
