@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   classGroupMembers,
@@ -189,6 +190,23 @@ describe("live classes", () => {
       )
     ).json();
     expect(theirs.data.filter((i: { sourceId: string }) => i.sourceId === c.id)).toEqual([]);
+
+    // The member's iCalendar feed holds each occurrence as its own event, in the class's time zone.
+    const feedUrl = new URL(
+      (await call("POST", "/api/institution/calendar/feed", undefined, { cookie: member.cookie })).json().url,
+    );
+    const ics = await h.inject({ method: "GET", url: feedUrl.pathname, headers: { host: a.host } });
+    const vevents = Object.values(nodeIcal.sync.parseICS(ics.body)).filter(
+      (v): v is VEvent => v !== undefined && v.type === "VEVENT" && v.summary === "Revisão semanal",
+    );
+    const mine = vevents.filter((v) => occ.some((o: { id: string }) => v.uid.includes(o.id)));
+    expect(mine.map((v) => v.start.toISOString()).sort()).toEqual(
+      occ.map((o: { startsAt: string }) => o.startsAt),
+    );
+    expect(mine.map((v) => v.start.tz)).toEqual(occ.map(() => "America/Sao_Paulo"));
+    expect(mine.map((v) => v.end?.toISOString()).sort()).toEqual(
+      occ.map((o: { endsAt: string }) => o.endsAt),
+    );
 
     const link = await call("POST", `${BASE}/${c.id}/join-links`, {}, { cookie: member.cookie });
     expect(link.statusCode).toBe(200);
