@@ -64,7 +64,7 @@
  * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g) and (p); 0 skips (g0) to (pl)), BENCH_PEER (1; 0 skips (p)
  * and (pl)), BENCH_CATALOGUE (1; 0 skips
  * (i) and (j)), BENCH_FAIRNESS (1; 0 skips (k)), BENCH_HISTORY (1000000: completed deliveries of (l1); 0 skips (l)),
- * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
+ * BENCH_CALENDAR (1000: events in the user's feed of (m); 0 skips (m)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
  * in about a minute:
@@ -74,14 +74,17 @@
  * each measurement records the CPU that other processes used meanwhile ("other cpu", in cores, from /proc).
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
+import { loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import { type Database, openDatabase } from "../src/db/client.js";
+import { type CalendarFeedResult, measureCalendarFeed } from "./calendar.js";
 import {
   BULK_ITEMS,
   type CatalogueCheck,
@@ -175,6 +178,7 @@ const settings = {
   catalogue: envInt("BENCH_CATALOGUE", 1) > 0,
   fairness: envInt("BENCH_FAIRNESS", 1) > 0,
   history: envInt("BENCH_HISTORY", 1_000_000),
+  calendar: envInt("BENCH_CALENDAR", 1000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (m): MiB of the local-disk upload (bench/media-upload.ts); 0 skips it. */
   mediaUploadMiB: envInt("BENCH_MEDIA_UPLOAD_MIB", 1024),
@@ -1294,6 +1298,7 @@ async function main(): Promise<void> {
   // PostgreSQL: one tenant grown 1k → 100k → 1M; (a), (b), (c) at each size.
   const pgDb = await createBenchDatabase();
   let postgresVersion = "";
+  let calendarFeed: CalendarFeedResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1388,6 +1393,18 @@ async function main(): Promise<void> {
         measurements.push(...catalogue.measurements);
         cataloguePlans.push(...catalogue.plans);
         Object.assign(seedSeconds, catalogue.seedSeconds);
+      }
+      // (m): a user's iCalendar feed (bench/calendar.ts), a tenant of its own.
+      if (settings.calendar > 0) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        calendarFeed = await measureCalendarFeed(database, appConfig, settings.calendar, log);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1605,6 +1622,7 @@ async function main(): Promise<void> {
   const now = new Date();
   const report = {
     generatedAt: now.toISOString(),
+    ...(calendarFeed === undefined ? {} : { calendarFeed }),
     machine: {
       node: process.version,
       cpus: cpus().length,

@@ -9,6 +9,7 @@ import { loadMediaConfig, type MediaConfig } from "./media.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
 import { loadPlanConfig, type PlanConfig } from "./plans.js";
 import { loadSecretsConfig, type SecretsConfig } from "./secrets.js";
+import { loadVideoConfig, type VideoConfig } from "./video.js";
 
 export { ConfigError } from "./env.js";
 
@@ -52,6 +53,8 @@ export interface Config {
   mail: MailConfig;
   /** Media storage (local disk or S3-compatible), signed URLs and per-plan storage quotas. */
   media: MediaConfig;
+  /** Video providers' API locations (ZOOM_API_BASE, ZOOM_OAUTH_BASE). */
+  video: VideoConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -124,5 +127,6 @@ export function loadConfig(env: Env = process.env): Config {
     cronSecret: optional(env, "CRON_SECRET"),
     mail: loadMailConfig(env, dataDir, str(env, "BASE_DOMAIN", "localhost").toLowerCase()),
     media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
+    video: loadVideoConfig(env),
   };
 }

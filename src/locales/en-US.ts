@@ -172,6 +172,15 @@ export const enUS = {
     "Give courseId with the course scope, classId with the class scope, and neither with the institution scope.",
   "field.scope_on_root_only": "Only a top-level folder has its own scope; a sub-folder takes its parent's.",
   "field.upload_interrupted": "The upload was interrupted before the whole body arrived; send it again.",
+  video_provider_error:
+    "The video provider could not be reached or refused the request. Please try again later.",
+  "conflict.video_provider_in_use": "Live classes that are still scheduled use this connection.",
+  "field.rrule_invalid": "Must be a valid RFC 5545 recurrence rule (RRULE) without DTSTART.",
+  "field.too_many_occurrences": "The rule yields more than {limit} occurrences; give COUNT or UNTIL.",
+  "field.window_too_long": "The window from `from` to `to` must not exceed {days} days.",
+  "field.audience_required": "Give a course, a class or at least one invitee.",
+  "conflict.attendance_not_reported":
+    "Its video provider does not report attendance: record it with PUT …/attendance.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

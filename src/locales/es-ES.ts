@@ -179,4 +179,13 @@ export const esES: Catalogue = {
     "Solo una carpeta de primer nivel tiene ámbito propio; una subcarpeta toma el de su carpeta madre.",
   "field.upload_interrupted":
     "La subida se interrumpió antes de que llegara el cuerpo completo; envíalo de nuevo.",
+  video_provider_error:
+    "No se pudo contactar con el proveedor de vídeo o rechazó la solicitud. Inténtelo de nuevo más tarde.",
+  "conflict.video_provider_in_use": "Clases en vivo aún programadas usan esta conexión.",
+  "field.rrule_invalid": "Debe ser una regla de recurrencia RFC 5545 (RRULE) válida, sin DTSTART.",
+  "field.too_many_occurrences": "La regla genera más de {limit} ocurrencias; indique COUNT o UNTIL.",
+  "field.window_too_long": "El intervalo de `from` a `to` no puede superar {days} días.",
+  "field.audience_required": "Indique un curso, una clase o al menos un invitado.",
+  "conflict.attendance_not_reported":
+    "Su proveedor de vídeo no informa la asistencia: regístrela con PUT …/attendance.",
 };

@@ -181,4 +181,13 @@ export const frFR: Catalogue = {
   "field.scope_on_root_only":
     "Seul un dossier de premier niveau a sa propre portée ; un sous-dossier prend celle de son parent.",
   "field.upload_interrupted": "L'envoi a été interrompu avant que le corps n'arrive en entier ; renvoyez-le.",
+  video_provider_error:
+    "Le fournisseur vidéo est injoignable ou a refusé la demande. Veuillez réessayer plus tard.",
+  "conflict.video_provider_in_use": "Des classes en direct encore programmées utilisent cette connexion.",
+  "field.rrule_invalid": "Doit être une règle de récurrence RFC 5545 (RRULE) valide, sans DTSTART.",
+  "field.too_many_occurrences": "La règle produit plus de {limit} occurrences ; indiquez COUNT ou UNTIL.",
+  "field.window_too_long": "La période de `from` à `to` ne doit pas dépasser {days} jours.",
+  "field.audience_required": "Indiquez un cours, une classe ou au moins un invité.",
+  "conflict.attendance_not_reported":
+    "Son fournisseur vidéo ne rapporte pas la présence : enregistrez-la avec PUT …/attendance.",
 };

@@ -176,4 +176,13 @@ export const ptBR: Catalogue = {
   "field.scope_on_root_only":
     "Só uma pasta de primeiro nível tem escopo próprio; uma subpasta usa o da pasta-mãe.",
   "field.upload_interrupted": "O envio foi interrompido antes de o corpo chegar inteiro; envie de novo.",
+  video_provider_error:
+    "Não foi possível contatar o provedor de vídeo ou ele recusou a solicitação. Tente novamente mais tarde.",
+  "conflict.video_provider_in_use": "Aulas ao vivo ainda agendadas usam esta conexão.",
+  "field.rrule_invalid": "Deve ser uma regra de recorrência RFC 5545 (RRULE) válida, sem DTSTART.",
+  "field.too_many_occurrences": "A regra gera mais de {limit} ocorrências; informe COUNT ou UNTIL.",
+  "field.window_too_long": "O intervalo de `from` a `to` não pode passar de {days} dias.",
+  "field.audience_required": "Informe um curso, uma turma ou ao menos um convidado.",
+  "conflict.attendance_not_reported":
+    "O provedor de vídeo desta aula não informa presença: registre-a com PUT …/attendance.",
 };

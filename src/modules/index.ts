@@ -5,6 +5,7 @@ import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
+import { calendarRoutes } from "./calendar/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
@@ -16,6 +17,7 @@ import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
+import { liveClassRoutes } from "./live-classes/routes.js";
 import { mediaRoutes } from "./media/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
@@ -24,6 +26,7 @@ import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { themeRoutes } from "./themes/routes.js";
 import { userRoutes } from "./users/routes.js";
+import { videoDeps, videoProviderRoutes } from "./video-providers/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 /** Every resource group's routes, registered on one app. */
@@ -53,4 +56,8 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   passwordResetRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   driveRoutes(app, ctx);
+  const video = videoDeps(app, ctx);
+  videoProviderRoutes(app, ctx, video);
+  calendarRoutes(app, ctx);
+  liveClassRoutes(app, ctx, video);
 }

@@ -148,6 +148,21 @@ export interface EventPayloads {
     kind: "bounce" | "complaint";
     reason: string | null;
   };
+  live_class_scheduled: LiveClassLifecycle & { occurrences: number };
+  /** The whole class (`occurrenceId` null) or one occurrence was canceled. */
+  live_class_canceled: LiveClassLifecycle & { occurrenceId: string | null };
+  live_class_started: LiveClassLifecycle & { occurrenceId: string };
+  live_class_ended: LiveClassLifecycle & { occurrenceId: string; endedAt: string };
+  /** A user's attendance of an occurrence reached the class's threshold (once per user and occurrence). */
+  live_class_attended: {
+    liveClassId: string;
+    occurrenceId: string;
+    userId: string;
+    durationSeconds: number;
+    status: string;
+    source: "provider" | "manual";
+    lessonId: string | null;
+  };
 }
 
 interface MediaLifecycle {
@@ -156,6 +171,17 @@ interface MediaLifecycle {
   filename: string;
   contentType: string;
   folderId: string | null;
+}
+
+/** No join URL: links are per user and some carry credentials (BigBlueButton's checksum, Zoom's password). */
+interface LiveClassLifecycle {
+  liveClassId: string;
+  title: string;
+  startsAt: string;
+  durationMinutes: number;
+  courseId: string | null;
+  classGroupId: string | null;
+  provider: string;
 }
 
 interface CourseLifecycle {
@@ -257,6 +283,20 @@ export const EVENT_CATALOGUE: { readonly [K in EventType]: { schemaVersion: numb
       schemaVersion: 1,
       description: "A sent mail bounced or drew a complaint, as the mail provider reported it.",
     },
+    live_class_scheduled: {
+      schemaVersion: 1,
+      description: "A live class was scheduled (with its occurrences).",
+    },
+    live_class_canceled: {
+      schemaVersion: 1,
+      description: "A live class, or one of its occurrences, was canceled.",
+    },
+    live_class_started: { schemaVersion: 1, description: "An occurrence of a live class started." },
+    live_class_ended: { schemaVersion: 1, description: "An occurrence of a live class ended." },
+    live_class_attended: {
+      schemaVersion: 1,
+      description: "A user attended an occurrence of a live class for at least its threshold.",
+    },
   };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
@@ -293,6 +333,16 @@ const SAMPLE_INVITE: InviteLifecycle = {
 };
 
 /** A plausible payload per event, for an automation's test run when no event is given. */
+const SAMPLE_LIVE_CLASS = {
+  liveClassId: SAMPLE_ID,
+  title: "Revisão para a prova",
+  startsAt: SAMPLE_TIME,
+  durationMinutes: 60,
+  courseId: SAMPLE_ID,
+  classGroupId: null,
+  provider: "jitsi",
+};
+
 export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
   lesson_completed: {
     courseId: SAMPLE_ID,
@@ -459,6 +509,19 @@ export const EVENT_SAMPLES: { readonly [K in EventType]: EventPayloads[K] } = {
     templateKey: "invite",
     kind: "bounce",
     reason: "550 5.1.1 user unknown",
+  },
+  live_class_scheduled: { ...SAMPLE_LIVE_CLASS, occurrences: 8 },
+  live_class_canceled: { ...SAMPLE_LIVE_CLASS, occurrenceId: null },
+  live_class_started: { ...SAMPLE_LIVE_CLASS, occurrenceId: SAMPLE_ID },
+  live_class_ended: { ...SAMPLE_LIVE_CLASS, occurrenceId: SAMPLE_ID, endedAt: SAMPLE_TIME },
+  live_class_attended: {
+    liveClassId: SAMPLE_ID,
+    occurrenceId: SAMPLE_ID,
+    userId: SAMPLE_ID,
+    durationSeconds: 3000,
+    status: "present",
+    source: "provider",
+    lessonId: SAMPLE_ID,
   },
 };
 

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   payment_provider_error: 502,
+  /** A video provider (Zoom, BigBlueButton) could not be reached or refused the call. */
+  video_provider_error: 502,
   billing_not_configured: 503,
   student_limit_unverifiable: 503,
 } as const;

@@ -249,6 +249,7 @@ describe("the API reference", () => {
     expect(optional.sort()).toEqual([
       "POST /api/institution/automations/{id}/test",
       "POST /api/institution/courses/{id}/duplicate",
+      "POST /api/institution/live-classes/{id}/join-links",
       "PUT /api/institution/lessons/{id}/completions/{userId}",
     ]);
     const tenant = await makeTenant(h);

@@ -67,6 +67,15 @@ const RESOURCE_TAG_LIST = [
   },
   { name: "webhooks", description: "URLs subscribed to platform events, and what was delivered to them." },
   { name: "events", description: "Platform events, as automations and webhooks received them." },
+  {
+    name: "video-providers",
+    description: "Connections to Jitsi, BigBlueButton and Zoom, with sealed credentials.",
+  },
+  { name: "calendar", description: "The agenda over a window, custom events and per-user iCalendar feeds." },
+  {
+    name: "live-classes",
+    description: "Scheduled video classes, their occurrences, join links and attendance.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
   { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },

@@ -46,6 +46,12 @@ export interface PostJsonRequest {
   maxResponseBytes?: number;
 }
 
+/** Any method, for provider APIs (video providers' REST calls); same checks and deadline as `postJson`. */
+export interface OutboundRequest extends Omit<PostJsonRequest, "body"> {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  body?: string | Uint8Array;
+}
+
 export interface OutboundResponse {
   ok: true;
   status: number;
@@ -156,7 +162,11 @@ export class OutboundClient {
     return answers.map(({ address, family }) => ({ address, family }));
   }
 
-  async postJson(url: string | URL, req: PostJsonRequest): Promise<OutboundResult> {
+  postJson(url: string | URL, req: PostJsonRequest): Promise<OutboundResult> {
+    return this.request(url, { ...req, method: "POST" });
+  }
+
+  async request(url: string | URL, req: OutboundRequest): Promise<OutboundResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const fail = (kind: OutboundFailureKind, message: string, detail?: string): OutboundFailure => ({
@@ -173,7 +183,7 @@ export class OutboundClient {
       return fail("blocked", "destination is not allowed", `${target.reason}: ${target.detail}`);
 
     const headers: Record<string, string> = {
-      "content-type": "application/json",
+      ...(req.body === undefined ? {} : { "content-type": "application/json" }),
       "user-agent": "Aula-Webhooks/1",
     };
     for (const [name, value] of Object.entries(req.headers ?? {})) {
@@ -197,7 +207,15 @@ export class OutboundClient {
         reject(error);
       }, timeoutMs);
     });
-    const attempt = this.send(target.url, headers, req.body, timeoutMs, maxBytes, deadline.signal);
+    const attempt = this.send(
+      req.method,
+      target.url,
+      headers,
+      req.body,
+      timeoutMs,
+      maxBytes,
+      deadline.signal,
+    );
     // Whichever loses the race still settles later; its outcome is no longer anyone's concern.
     attempt.catch(() => {});
     try {
@@ -212,18 +230,19 @@ export class OutboundClient {
   }
 
   private async send(
+    method: OutboundRequest["method"],
     url: URL,
     headers: Record<string, string>,
-    body: string | Uint8Array,
+    body: string | Uint8Array | undefined,
     timeoutMs: number,
     maxBytes: number,
     signal: AbortSignal,
   ): Promise<Omit<OutboundResponse, "ok" | "durationMs">> {
     const response = await request(url, {
       dispatcher: this.agent,
-      method: "POST",
+      method,
       headers,
-      body,
+      ...(body === undefined ? {} : { body }),
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

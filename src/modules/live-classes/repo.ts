@@ -1,0 +1,270 @@
+import { and, asc, desc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { qualified } from "../../db/qualified.js";
+import { liveClasses, liveClassOccurrences, videoProviders } from "../../db/schema/index.js";
+import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { ListLiveClassesQueryType, LiveClassRecord, OccurrenceRecord } from "./schemas.js";
+
+const occurrenceColumns = {
+  id: liveClassOccurrences.id,
+  liveClassId: liveClassOccurrences.liveClassId,
+  startsAt: liveClassOccurrences.startsAt,
+  endsAt: liveClassOccurrences.endsAt,
+  status: liveClassOccurrences.status,
+  startedAt: liveClassOccurrences.startedAt,
+  endedAt: liveClassOccurrences.endedAt,
+};
+
+const classColumns = {
+  id: liveClasses.id,
+  title: liveClasses.title,
+  description: liveClasses.description,
+  courseId: liveClasses.courseId,
+  lessonId: liveClasses.lessonId,
+  classGroupId: liveClasses.classGroupId,
+  hostUserId: liveClasses.hostUserId,
+  coHostIds: liveClasses.coHostIds,
+  inviteeIds: liveClasses.inviteeIds,
+  startsAt: liveClasses.startsAt,
+  durationMinutes: liveClasses.durationMinutes,
+  timezone: liveClasses.timezone,
+  recurrence: liveClasses.recurrence,
+  videoProviderId: liveClasses.videoProviderId,
+  provider: sql<string>`coalesce((SELECT p.provider FROM ${videoProviders} p WHERE p.tenant_id = ${qualified(liveClasses.tenantId)} AND p.id = ${qualified(liveClasses.videoProviderId)}), 'jitsi')`,
+  status: liveClasses.status,
+  recordingEnabled: liveClasses.recordingEnabled,
+  attendanceThresholdMinutes: liveClasses.attendanceThresholdMinutes,
+  occurrenceCount: sql<number>`(SELECT count(*)::int FROM ${liveClassOccurrences} o WHERE o.tenant_id = ${qualified(liveClasses.tenantId)} AND o.live_class_id = ${qualified(liveClasses.id)})`,
+  createdAt: liveClasses.createdAt,
+  updatedAt: liveClasses.updatedAt,
+};
+
+export type ClassRow = Omit<LiveClassRecord, "nextOccurrence"> & { roomSecret: string };
+
+function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>): SQL {
+  const window =
+    q.from === undefined && q.to === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${liveClassOccurrences} o WHERE o.tenant_id = ${qualified(liveClasses.tenantId)}
+          AND o.live_class_id = ${qualified(liveClasses.id)}
+          ${q.from === undefined ? sql`` : sql`AND o.ends_at > ${q.from}`}
+          ${q.to === undefined ? sql`` : sql`AND o.starts_at < ${q.to}`})`;
+  return and(
+    eq(liveClasses.tenantId, tenantId),
+    q.courseId === undefined ? undefined : eq(liveClasses.courseId, q.courseId),
+    q.classGroupId === undefined ? undefined : eq(liveClasses.classGroupId, q.classGroupId),
+    q.hostUserId === undefined ? undefined : eq(liveClasses.hostUserId, q.hostUserId),
+    q.status === undefined ? undefined : eq(liveClasses.status, q.status),
+    window,
+  ) as SQL;
+}
+
+const ORDER = {
+  startsAt: [asc(liveClasses.startsAt), asc(liveClasses.id)],
+  "-startsAt": [desc(liveClasses.startsAt), desc(liveClasses.id)],
+  createdAt: [asc(liveClasses.createdAt), asc(liveClasses.id)],
+  "-createdAt": [desc(liveClasses.createdAt), desc(liveClasses.id)],
+} as const;
+
+export async function listClasses(
+  db: Executor,
+  tenantId: string,
+  q: ListLiveClassesQueryType,
+  window: PageWindow,
+): Promise<ClassRow[]> {
+  const rows = await db
+    .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
+    .from(liveClasses)
+    .where(classWhere(tenantId, q))
+    .orderBy(...ORDER[q.sort ?? "startsAt"])
+    .limit(window.limit)
+    .offset(window.offset);
+  return rows as ClassRow[];
+}
+
+export async function countClasses(db: Executor, tenantId: string, q: ListLiveClassesQueryType) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(liveClasses)
+    .where(classWhere(tenantId, q));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findClass(db: Executor, tenantId: string, id: string, lock = false) {
+  const query = db
+    .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
+    .from(liveClasses)
+    .where(and(eq(liveClasses.tenantId, tenantId), eq(liveClasses.id, id)));
+  const rows = lock ? await query.for("update") : await query;
+  return rows[0] as ClassRow | undefined;
+}
+
+/** The next occurrence of each class that has not ended and is not canceled. */
+export async function nextOccurrences(db: Executor, tenantId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, OccurrenceRecord>();
+  const rows = await db
+    .selectDistinctOn([liveClassOccurrences.liveClassId], occurrenceColumns)
+    .from(liveClassOccurrences)
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        inArray(liveClassOccurrences.liveClassId, ids),
+        sql`${liveClassOccurrences.status} IN ('scheduled', 'live')`,
+        gt(liveClassOccurrences.endsAt, sql`now()`),
+      ),
+    )
+    .orderBy(liveClassOccurrences.liveClassId, asc(liveClassOccurrences.startsAt));
+  return new Map(rows.map((r) => [r.liveClassId, r as OccurrenceRecord]));
+}
+
+export type NewClass = typeof liveClasses.$inferInsert;
+
+export async function insertClass(db: Executor, values: NewClass) {
+  await db.insert(liveClasses).values(values);
+}
+
+export async function updateClass(db: Executor, tenantId: string, id: string, changes: Partial<NewClass>) {
+  await db
+    .update(liveClasses)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(liveClasses.tenantId, tenantId), eq(liveClasses.id, id)));
+}
+
+export async function insertOccurrences(
+  db: Executor,
+  tenantId: string,
+  liveClassId: string,
+  slots: { startsAt: string; endsAt: string }[],
+) {
+  await db.insert(liveClassOccurrences).values(slots.map((s) => ({ tenantId, liveClassId, ...s })));
+}
+
+export async function deleteOccurrences(db: Executor, tenantId: string, liveClassId: string) {
+  await db
+    .delete(liveClassOccurrences)
+    .where(
+      and(eq(liveClassOccurrences.tenantId, tenantId), eq(liveClassOccurrences.liveClassId, liveClassId)),
+    );
+}
+
+/** Whether any occurrence left `scheduled` (started, ended or canceled): the schedule is then history. */
+export async function hasHistory(db: Executor, tenantId: string, liveClassId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: liveClassOccurrences.id })
+    .from(liveClassOccurrences)
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        eq(liveClassOccurrences.liveClassId, liveClassId),
+        sql`${liveClassOccurrences.status} <> 'scheduled'`,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Cancels every occurrence still to come; returns how many. */
+export async function cancelScheduled(db: Executor, tenantId: string, liveClassId: string): Promise<number> {
+  const rows = await db
+    .update(liveClassOccurrences)
+    .set({ status: "canceled" })
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        eq(liveClassOccurrences.liveClassId, liveClassId),
+        eq(liveClassOccurrences.status, "scheduled"),
+      ),
+    )
+    .returning({ id: liveClassOccurrences.id });
+  return rows.length;
+}
+
+export async function listOccurrences(
+  db: Executor,
+  tenantId: string,
+  liveClassId: string,
+  status: string | undefined,
+  window: PageWindow,
+) {
+  const where = and(
+    eq(liveClassOccurrences.tenantId, tenantId),
+    eq(liveClassOccurrences.liveClassId, liveClassId),
+    status === undefined ? undefined : eq(liveClassOccurrences.status, status),
+  );
+  const [rows, count] = await Promise.all([
+    db
+      .select(occurrenceColumns)
+      .from(liveClassOccurrences)
+      .where(where)
+      .orderBy(asc(liveClassOccurrences.startsAt))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(liveClassOccurrences).where(where),
+  ]);
+  return { rows: rows as OccurrenceRecord[], total: count[0]?.n ?? 0 };
+}
+
+export async function findOccurrence(
+  db: Executor,
+  tenantId: string,
+  liveClassId: string,
+  id: string,
+  lock = false,
+) {
+  const query = db
+    .select({
+      ...occurrenceColumns,
+      externalMeetingId: liveClassOccurrences.externalMeetingId,
+      externalJoinUrl: liveClassOccurrences.externalJoinUrl,
+    })
+    .from(liveClassOccurrences)
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        eq(liveClassOccurrences.liveClassId, liveClassId),
+        eq(liveClassOccurrences.id, id),
+      ),
+    );
+  const rows = lock ? await query.for("update") : await query;
+  return rows[0];
+}
+
+/** The occurrence a join link is for by default: the first one not over and not canceled. */
+export async function currentOccurrenceId(db: Executor, tenantId: string, liveClassId: string) {
+  const map = await nextOccurrences(db, tenantId, [liveClassId]);
+  return map.get(liveClassId)?.id;
+}
+
+export async function updateOccurrence(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  changes: Partial<typeof liveClassOccurrences.$inferInsert>,
+) {
+  await db
+    .update(liveClassOccurrences)
+    .set(changes)
+    .where(and(eq(liveClassOccurrences.tenantId, tenantId), eq(liveClassOccurrences.id, id)));
+}
+
+/** Stores the provider's meeting unless another request stored one first; returns the one kept. */
+export async function claimExternalMeeting(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  meeting: { externalMeetingId: string; joinUrl: string },
+) {
+  await db
+    .update(liveClassOccurrences)
+    .set({ externalMeetingId: meeting.externalMeetingId, externalJoinUrl: meeting.joinUrl })
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        eq(liveClassOccurrences.id, id),
+        sql`${liveClassOccurrences.externalMeetingId} IS NULL`,
+      ),
+    );
+}
+
+export * from "./attendance-repo.js";
+export * from "./audience-repo.js";
