@@ -1,5 +1,5 @@
 /**
- * (m) The iCalendar feed of a user with BENCH_CALENDAR events (issue 12: "the calendar feed of a user with 1,000
+ * (n) The iCalendar feed of a user with BENCH_CALENDAR events (issue 12: "the calendar feed of a user with 1,000
  * events"), on PostgreSQL: the real app (`buildApp`) listening on a loopback port in this process, and
  * CALENDAR_REQUESTS sequential `GET /api/calendar/feeds/<token>.ics` through undici (one in flight, so each
  * latency is the feed's own: agenda queries, ical-generator, VTIMEZONE blocks, the response).
@@ -141,7 +141,7 @@ export async function measureCalendarFeed(
   }
   const latencyMs = summarise(samples);
   log(
-    `(m) calendar feed, ${events} events: p50 ${latencyMs.p50} ms, p99 ${latencyMs.p99} ms, ${bytes} bytes`,
+    `(n) calendar feed, ${events} events: p50 ${latencyMs.p50} ms, p99 ${latencyMs.p99} ms, ${bytes} bytes`,
   );
   return { events, requests: samples.length, latencyMs, bytes, problems: [...new Set(problems)] };
 }

@@ -64,7 +64,7 @@
  * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g) and (p); 0 skips (g0) to (pl)), BENCH_PEER (1; 0 skips (p)
  * and (pl)), BENCH_CATALOGUE (1; 0 skips
  * (i) and (j)), BENCH_FAIRNESS (1; 0 skips (k)), BENCH_HISTORY (1000000: completed deliveries of (l1); 0 skips (l)),
- * BENCH_CALENDAR (1000: events in the user's feed of (m); 0 skips (m)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
+ * BENCH_CALENDAR (1000: events in the user's feed of (n); 0 skips (n)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
  * in about a minute:
@@ -1394,7 +1394,7 @@ async function main(): Promise<void> {
         cataloguePlans.push(...catalogue.plans);
         Object.assign(seedSeconds, catalogue.seedSeconds);
       }
-      // (m): a user's iCalendar feed (bench/calendar.ts), a tenant of its own.
+      // (n): a user's iCalendar feed (bench/calendar.ts), a tenant of its own.
       if (settings.calendar > 0) {
         const appConfig = loadConfig({
           NODE_ENV: "production",
