@@ -35,14 +35,14 @@ export async function runPageQuery<F extends FilterValues, R>(
     .filter((key) => filter[key] !== undefined)
     .sort();
   const name = [`${list}_list`, ...present].join("_");
-  const statement = prepared(db, name, () => {
+  const statement = prepared(db, name, (serverName) => {
     const placeholders: Record<string, Placeholder> = {
       tenantId: sql.placeholder("tenantId"),
       limit: sql.placeholder("limit"),
       offset: sql.placeholder("offset"),
     };
     for (const key of present) placeholders[key] = sql.placeholder(key);
-    return build(placeholders as PagePlaceholders<F>, name);
+    return build(placeholders as PagePlaceholders<F>, serverName);
   });
   return statement.execute({ ...filter, tenantId, limit: window.limit, offset: window.offset });
 }

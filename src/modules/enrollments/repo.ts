@@ -165,14 +165,14 @@ export async function countEnrollments(
     .map(([k]) => k)
     .sort();
   const name = ["enrollments_count", ...present].join("_");
-  const statement = prepared(db, name, () => {
+  const statement = prepared(db, name, (serverName) => {
     const p: Record<string, Placeholder> = {};
     for (const key of present) p[key] = sql.placeholder(key);
     return db
       .select({ n: sql<number>`count(*)::int` })
       .from(enrollments)
       .where(where(sql.placeholder("tenantId"), p))
-      .prepare(name);
+      .prepare(serverName);
   });
   const rows = await statement.execute({ ...filter, tenantId });
   return rows[0]?.n ?? 0;
