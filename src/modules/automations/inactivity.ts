@@ -49,7 +49,7 @@ type Basis = "access" | "activity";
  * activity is what the institution's `inactivity.basis` says: signing in (`access`) or learning in any enrollment
  * (`activity`), and the sign-up date for users with none. Returns the number of events emitted.
  */
-export async function emitInactivity(db: Db, now: Date = new Date()): Promise<number> {
+export async function emitInactivity(db: Db, at?: Date): Promise<number> {
   const rows = await db
     .select({ tenantId: automations.tenantId, id: automations.id, condition: automations.condition })
     .from(automations)
@@ -80,6 +80,9 @@ export async function emitInactivity(db: Db, now: Date = new Date()): Promise<nu
   let emitted = 0;
   for (const group of groups.values()) {
     for (;;) {
+      // The clock is read per batch: a scan over many institutions takes a while, and a user's inactiveDays is
+      // counted when the user is found, not when the scan began (tests pass `at` to stand at a given moment).
+      const now = at ?? new Date();
       const batch = await candidates(db, group.tenantId, group.days, group.basis, now);
       for (const user of batch) {
         await db.transaction(async (tx) => {

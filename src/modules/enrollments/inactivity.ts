@@ -72,12 +72,14 @@ async function claim(tx: Executor, tenantId: string, batch: readonly Candidate[]
  * per inactivity period (new activity moves `lastActivityAt` past the notice and re-arms it). Each batch is one
  * transaction: the claims and their events commit together. Returns the number of events emitted.
  */
-export async function emitEnrollmentInactivity(db: Db, now: Date = new Date()): Promise<number> {
+export async function emitEnrollmentInactivity(db: Db, at?: Date): Promise<number> {
   let emitted = 0;
   for (const tenantId of await listeningTenants(db)) {
     const days = (await getSettings(db, tenantId)).inactivity.enrollmentInactiveDays;
-    const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
     for (;;) {
+      // The clock is read per batch, as the user scan does: inactiveDays as of when the enrollment is found.
+      const now = at ?? new Date();
+      const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
       const batch = await candidates(db, tenantId, cutoff);
       if (batch.length === 0) break;
       emitted += await db.transaction(async (tx) => {
