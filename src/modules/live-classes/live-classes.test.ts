@@ -268,6 +268,31 @@ describe("live classes", () => {
     expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
+  it("shows a student the classes of their audience only; staff and keys see the institution's", async () => {
+    const theirs = await schedule({ title: "Da turma" });
+    const invited = await schedule({ title: "Convite", classGroupId: undefined, inviteeIds: [outsider.id] });
+    const student = { cookie: member.cookie };
+    const listed = async (who: Record<string, string>) =>
+      ((await call("GET", `${BASE}?perPage=100`, undefined, who)).json().data as { id: string }[]).map(
+        (c) => c.id,
+      );
+    const mine = await listed(student);
+    expect(mine).toContain(theirs.id);
+    expect(mine).not.toContain(invited.id);
+    const page = (await call("GET", `${BASE}?perPage=100`, undefined, student)).json();
+    expect(page.pagination.total).toBe(page.data.length);
+    expect((await call("GET", `${BASE}/${invited.id}`, undefined, student)).statusCode).toBe(404);
+    expect((await call("GET", `${BASE}/${invited.id}/occurrences`, undefined, student)).statusCode).toBe(404);
+    expect((await call("GET", `${BASE}/${theirs.id}`, undefined, student)).statusCode).toBe(200);
+    const invitee = { cookie: outsider.cookie };
+    expect(await listed(invitee)).toEqual(expect.arrayContaining([invited.id]));
+    expect(await listed(invitee)).not.toContain(theirs.id);
+    expect((await call("GET", `${BASE}/${invited.id}`, undefined, invitee)).statusCode).toBe(200);
+    for (const staff of [{ cookie: teacher.cookie }, bearer(keyA)]) {
+      expect(await listed(staff)).toEqual(expect.arrayContaining([theirs.id, invited.id]));
+    }
+  });
+
   it("refuses a student as host", async () => {
     const res = await call("POST", BASE, {
       title: "X",

@@ -13,8 +13,9 @@ export async function listOccurrences(
   tenantId: string,
   liveClassId: string,
   query: { page?: number; perPage?: number; status?: string },
+  viewer?: string,
 ) {
-  if ((await repo.findClass(db, tenantId, liveClassId)) === undefined) throw notFound();
+  if ((await repo.findClass(db, tenantId, liveClassId, false, viewer)) === undefined) throw notFound();
   const window = pageWindow(query);
   const { rows, total } = await repo.listOccurrences(db, tenantId, liveClassId, query.status, window);
   return pageEnvelope(rows, total, window);

@@ -41,7 +41,23 @@ const classColumns = {
 
 export type ClassRow = Omit<LiveClassRecord, "nextOccurrence"> & { roomSecret: string };
 
-function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>): SQL {
+/**
+ * The classes a user is in the audience of: as host or co-host, invitee, enrollee of the class's course (active or
+ * completed) or member of its class group, the rule `inAudience` and the join links apply one class at a time.
+ */
+function audienceOf(userId: string): SQL {
+  const tenant = qualified(liveClasses.tenantId);
+  return sql`(${qualified(liveClasses.hostUserId)} = ${userId}
+    OR ${userId}::uuid = ANY (${qualified(liveClasses.coHostIds)})
+    OR ${userId}::uuid = ANY (${qualified(liveClasses.inviteeIds)})
+    OR EXISTS (SELECT 1 FROM enrollments AS e WHERE e.tenant_id = ${tenant}
+      AND e.course_id = ${qualified(liveClasses.courseId)} AND e.user_id = ${userId}
+      AND e.status IN ('active', 'completed'))
+    OR EXISTS (SELECT 1 FROM class_group_members AS m WHERE m.tenant_id = ${tenant}
+      AND m.class_group_id = ${qualified(liveClasses.classGroupId)} AND m.user_id = ${userId}))`;
+}
+
+function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>, viewer?: string): SQL {
   const window =
     q.from === undefined && q.to === undefined
       ? undefined
@@ -56,6 +72,7 @@ function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>): SQL
     q.hostUserId === undefined ? undefined : eq(liveClasses.hostUserId, q.hostUserId),
     q.status === undefined ? undefined : eq(liveClasses.status, q.status),
     window,
+    viewer === undefined ? undefined : audienceOf(viewer),
   ) as SQL;
 }
 
@@ -71,30 +88,43 @@ export async function listClasses(
   tenantId: string,
   q: ListLiveClassesQueryType,
   window: PageWindow,
+  viewer?: string,
 ): Promise<ClassRow[]> {
   const rows = await db
     .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
     .from(liveClasses)
-    .where(classWhere(tenantId, q))
+    .where(classWhere(tenantId, q, viewer))
     .orderBy(...ORDER[q.sort ?? "startsAt"])
     .limit(window.limit)
     .offset(window.offset);
   return rows as ClassRow[];
 }
 
-export async function countClasses(db: Executor, tenantId: string, q: ListLiveClassesQueryType) {
+export async function countClasses(
+  db: Executor,
+  tenantId: string,
+  q: ListLiveClassesQueryType,
+  viewer?: string,
+) {
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(liveClasses)
-    .where(classWhere(tenantId, q));
+    .where(classWhere(tenantId, q, viewer));
   return rows[0]?.n ?? 0;
 }
 
-export async function findClass(db: Executor, tenantId: string, id: string, lock = false) {
+/** One class; with `viewer`, only if that user is in its audience (a student's read). */
+export async function findClass(db: Executor, tenantId: string, id: string, lock = false, viewer?: string) {
   const query = db
     .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
     .from(liveClasses)
-    .where(and(eq(liveClasses.tenantId, tenantId), eq(liveClasses.id, id)));
+    .where(
+      and(
+        eq(liveClasses.tenantId, tenantId),
+        eq(liveClasses.id, id),
+        viewer === undefined ? undefined : audienceOf(viewer),
+      ),
+    );
   const rows = lock ? await query.for("update") : await query;
   return rows[0] as ClassRow | undefined;
 }

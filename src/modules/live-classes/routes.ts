@@ -54,12 +54,15 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         summary: "List live classes",
         description:
           "By first start unless `sort` says otherwise. `from`/`to` keep classes with an occurrence in that " +
-          "window; filter by `courseId`, `classGroupId`, `hostUserId`, `status`.",
+          "window; filter by `courseId`, `classGroupId`, `hostUserId`, `status`. A student's session sees the " +
+          "classes it is in the audience of (host, co-host, invitee, the course's enrollees, the class group's " +
+          "members); staff and keys see the institution's.",
         querystring: ListLiveClassesQuery,
         response: { 200: LiveClassPage },
       },
     },
-    (request) => service.listClasses(db, tenantOf(request).id, request.query),
+    (request) =>
+      service.listClasses(db, tenantOf(request).id, request.query, service.viewerOf(principalOf(request))),
   );
 
   app.post(
@@ -90,7 +93,13 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
       config: { access: read },
       schema: { tags, summary: "Get a live class", params: IdParams, response: { 200: LiveClass } },
     },
-    (request) => service.getClass(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getClass(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        service.viewerOf(principalOf(request)),
+      ),
   );
 
   app.patch(
@@ -156,7 +165,14 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         response: { 200: OccurrencePage },
       },
     },
-    (request) => listOccurrences(db, tenantOf(request).id, requireUuid(request.params.id), request.query),
+    (request) =>
+      listOccurrences(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        request.query,
+        service.viewerOf(principalOf(request)),
+      ),
   );
 
   for (const [action, summary, text] of [

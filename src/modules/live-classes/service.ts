@@ -36,17 +36,35 @@ function toRecord(c: repo.ClassRow, next: Map<string, LiveClassRecord["nextOccur
   return { ...rest, nextOccurrence: next.get(c.id) ?? null };
 }
 
-export async function getClass(db: Executor, tenantId: string, id: string): Promise<LiveClassRecord> {
-  const c = await repo.findClass(db, tenantId, id);
+/**
+ * Whose audience a read is limited to: a student's session sees the classes it is in the audience of (and a class
+ * it is not in is 404, as another institution's would be); staff and keys see the institution's.
+ */
+export function viewerOf(principal: Principal): string | undefined {
+  return principal.kind === "session" && principal.role === "student" ? principal.userId : undefined;
+}
+
+export async function getClass(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  viewer?: string,
+): Promise<LiveClassRecord> {
+  const c = await repo.findClass(db, tenantId, id, false, viewer);
   if (c === undefined) throw notFound();
   return toRecord(c, await repo.nextOccurrences(db, tenantId, [id]));
 }
 
-export async function listClasses(db: Executor, tenantId: string, query: ListLiveClassesQueryType) {
+export async function listClasses(
+  db: Executor,
+  tenantId: string,
+  query: ListLiveClassesQueryType,
+  viewer?: string,
+) {
   const window = pageWindow(query);
   const [rows, total] = await Promise.all([
-    repo.listClasses(db, tenantId, query, window),
-    repo.countClasses(db, tenantId, query),
+    repo.listClasses(db, tenantId, query, window, viewer),
+    repo.countClasses(db, tenantId, query, viewer),
   ]);
   const next = await repo.nextOccurrences(
     db,
