@@ -12,7 +12,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../email/test-kit.js";
+import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
 
 let k: MailKit;
 let h: Harness;

@@ -10,8 +10,8 @@ import {
   makeUser,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
 import type { SmtpSink } from "../../test-support/smtp-sink.js";
-import { type MailKit, startMailKit } from "./test-kit.js";
 import { type MailTransport, SendError } from "./transport.js";
 import { drainMail } from "./worker.js";
 

@@ -3,8 +3,8 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailMessages } from "../../db/schema/index.js";
 import { bearer, type Harness, type TestTenant, tablesContaining } from "../../test-support/harness.js";
+import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
 import type { SmtpSink } from "../../test-support/smtp-sink.js";
-import { type MailKit, startMailKit } from "./test-kit.js";
 
 let k: MailKit;
 let h: Harness;

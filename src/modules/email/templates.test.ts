@@ -9,7 +9,7 @@ import {
   TEST_PASSWORD,
   type TestTenant,
 } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "./test-kit.js";
+import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
 
 let k: MailKit;
 let h: Harness;

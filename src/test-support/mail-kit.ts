@@ -5,18 +5,10 @@
 import { randomBytes } from "node:crypto";
 import type { ParsedMail } from "mailparser";
 import { expect } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
-import { type SmtpSink, startSmtpSink } from "../../test-support/smtp-sink.js";
-import { createMailTransport, type MailTransport } from "./transport.js";
-import { type DrainResult, drainMail } from "./worker.js";
+import { createMailTransport, type MailTransport } from "../modules/email/transport.js";
+import { type DrainResult, drainMail } from "../modules/email/worker.js";
+import { bearer, type Harness, json, makeKey, makeTenant, startHarness, type TestTenant } from "./harness.js";
+import { type SmtpSink, startSmtpSink } from "./smtp-sink.js";
 
 export interface MailKit {
   smtp: SmtpSink;
