@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
-import scalar from "@scalar/fastify-api-reference";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { registerModules } from "./modules/index.js";
 import { registerAuthPipeline } from "./platform/auth/pipeline.js";
@@ -22,6 +21,7 @@ import { registerNulGuard } from "./platform/http/nul-guard.js";
 import type { App } from "./platform/http/types.js";
 import { validatorCompiler } from "./platform/http/validation.js";
 import { registerIdempotency } from "./platform/idempotency/idempotency.js";
+import { registerDocs } from "./platform/openapi/docs.js";
 import { registerOpenApi } from "./platform/openapi/openapi.js";
 
 export interface BuildOptions {
@@ -124,10 +124,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerModules(app, ctx);
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
-    routePrefix: "/docs",
-    configuration: { url: "/openapi.json", title: "Aula API reference" },
-  });
+  registerDocs(app, "/openapi.json");
 
   return app;
 }

@@ -2,14 +2,15 @@ import { buildApp } from "./app.js";
 import { exitOnStartupFailure, openContext } from "./bootstrap.js";
 import { loadConfig } from "./config/index.js";
 import { closeContext } from "./platform/context.js";
-import { startWorker } from "./worker/runner.js";
 
 /** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const ctx = await openContext(config);
   const app = await buildApp(ctx);
-  const worker = config.worker ? startWorker(ctx, app.log) : undefined;
+  // Loaded only when it runs in this process: its mail and delivery clients (nodemailer, undici) are memory a
+  // server started with WORKER=off (a worker process of its own) never uses.
+  const worker = config.worker ? (await import("./worker/runner.js")).startWorker(ctx, app.log) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {

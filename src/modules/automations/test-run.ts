@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { type Static, Type } from "typebox";
 import { openSecret } from "../../platform/crypto/secret-box.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
-import { createOutboundClient } from "../../platform/outbound/client.js";
 import { EVENT_SAMPLES, type EventType, isEventType, SAMPLE_SUBJECT } from "../events/catalogue.js";
 import { type Condition, evaluateCondition } from "../outbox/condition.js";
 import { renderRequest } from "../outbox/fanout.js";
@@ -135,6 +134,9 @@ export async function testAutomation(
   } catch (err) {
     throw new AppError("internal_error", { cause: err });
   }
+  // Loaded here rather than at start-up: the HTTP client (undici) is otherwise the worker's alone, and a server
+  // that leaves deliveries to a separate worker process need not hold it in memory for this rare request.
+  const { createOutboundClient } = await import("../../platform/outbound/client.js");
   const client = createOutboundClient(deps.config.outbound, { resolve: deps.resolve });
   try {
     const outcome = await sendDelivery(

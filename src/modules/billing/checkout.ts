@@ -1,16 +1,16 @@
 import type { FastifyBaseLogger } from "fastify";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { BillingConfig } from "../../config/billing.js";
 import type { Currency, PaidPlan, PlanConfig } from "../../config/plans.js";
 import type { Db } from "../../db/client.js";
 import type { Tenant } from "../../platform/auth/types.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import * as repo from "./repo.js";
-import { providerFailure, requireStripe } from "./stripe.js";
+import { isInvalidRequest, providerFailure, requireStripe, type StripeClient } from "./stripe.js";
 
 export interface CheckoutDeps {
   db: Db;
-  stripe: Stripe | null;
+  stripe: StripeClient;
   plans: PlanConfig;
   billing: BillingConfig;
   log: FastifyBaseLogger;
@@ -61,7 +61,7 @@ export interface CheckoutRequest {
 }
 
 export async function createCheckout(deps: CheckoutDeps, tenant: Tenant, request: CheckoutRequest) {
-  const stripe = requireStripe(deps.stripe);
+  const stripe = await requireStripe(deps.stripe);
   const price = deps.plans.prices[request.plan][request.currency];
   if (price === undefined) {
     throw new AppError("billing_not_configured", {
@@ -116,14 +116,11 @@ function createSession(stripe: Stripe, params: Stripe.Checkout.SessionCreatePara
 
 function refusesMethods(err: unknown): boolean {
   // `allowed_payment_method_types` since API 2026-10, `payment_method_types` before.
-  return (
-    err instanceof Stripe.errors.StripeInvalidRequestError &&
-    /^(allowed_)?payment_method_types/.test(err.param ?? "")
-  );
+  return isInvalidRequest(err) && /^(allowed_)?payment_method_types/.test(err.param ?? "");
 }
 
 export async function createPortal(deps: CheckoutDeps, tenant: Tenant, origin: string) {
-  const stripe = requireStripe(deps.stripe);
+  const stripe = await requireStripe(deps.stripe);
   const billing = await repo.findBilling(deps.db, tenant.id);
   if (billing === undefined) throw new AppError("conflict", { messageKey: "conflict.no_billing_customer" });
   try {

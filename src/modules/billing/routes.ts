@@ -1,5 +1,4 @@
 import type { FastifyRequest } from "fastify";
-import Stripe from "stripe";
 import { Type } from "typebox";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
@@ -21,7 +20,7 @@ import {
   WebhookAck,
 } from "./schemas.js";
 import * as service from "./service.js";
-import { createStripeClient } from "./stripe.js";
+import { createStripeClient, loadStripe } from "./stripe.js";
 import { handleStripeEvent } from "./webhook.js";
 
 const tags = ["billing"];
@@ -158,12 +157,13 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
         const signature = request.headers["stripe-signature"];
         const raw = request.body;
         if (typeof signature !== "string" || !Buffer.isBuffer(raw)) throw new AppError("invalid_signature");
+        const StripeSdk = await loadStripe();
         let event: unknown;
         try {
           // Signed by Stripe, so never refused (Stripe would retry it forever): U+0000 and lone surrogates, which
           // PostgreSQL cannot store, become U+FFFD, and the event is processed and logged as that copy.
           event = storableJson(
-            Stripe.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_SECONDS),
+            StripeSdk.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_SECONDS),
           );
         } catch (err) {
           throw new AppError("invalid_signature", { cause: err });

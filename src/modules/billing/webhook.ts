@@ -1,4 +1,3 @@
-import type Stripe from "stripe";
 import type { PlanConfig } from "../../config/plans.js";
 import type { Db, Executor } from "../../db/client.js";
 import { isUuid } from "../../platform/http/schemas.js";
@@ -12,7 +11,7 @@ import {
 } from "./payload.js";
 import { redactPersonalData } from "./redact.js";
 import * as repo from "./repo.js";
-import { isMissingObject, providerFailure, requireStripe } from "./stripe.js";
+import { isMissingObject, providerFailure, requireStripe, type StripeClient } from "./stripe.js";
 
 export const GRACE_DAYS = 7;
 const PROVIDER = "stripe";
@@ -38,7 +37,7 @@ const INVOICE_EVENTS = new Set([...PAID_INVOICE_EVENTS, "invoice.payment_failed"
 
 export interface WebhookDeps {
   db: Db;
-  stripe: Stripe | null;
+  stripe: StripeClient;
   plans: PlanConfig;
 }
 
@@ -130,7 +129,7 @@ const stale = (tenantId: string): EventResult => ({
 
 /** Stripe's current state of a subscription; undefined when Stripe says it does not exist. */
 async function retrieveSubscription(deps: WebhookDeps, id: string): Promise<SubscriptionFacts | undefined> {
-  const stripe = requireStripe(deps.stripe);
+  const stripe = await requireStripe(deps.stripe);
   let raw: unknown;
   try {
     raw = await stripe.subscriptions.retrieve(id);

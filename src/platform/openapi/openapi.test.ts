@@ -336,4 +336,17 @@ describe("the API reference", () => {
     expect(res.headers["content-type"]).toContain("text/html");
     expect(res.body).toContain("/openapi.json");
   });
+
+  it("serves the reference's redirect and script through the lazily loaded plugin", async () => {
+    const bare = await h.inject({ method: "GET", url: "/docs" });
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe("/docs/");
+    const script = await h.inject({ method: "GET", url: "/docs/js/scalar.js" });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers["content-type"]).toContain("application/javascript");
+    expect(script.body.length).toBeGreaterThan(1_000_000);
+    // The page points at the script it is served beside.
+    const page = await h.inject({ method: "GET", url: "/docs/" });
+    expect(page.body).toContain("js/scalar.js");
+  });
 });
