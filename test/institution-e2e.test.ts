@@ -204,15 +204,21 @@ function nextDstChange(zone: string): Date {
 
 describe("an institution's term, set up by its administrator", () => {
   it("brands, stores files on disk and S3, schedules a live class across DST, mails invitations and feeds calendars", async () => {
-    // 1. Settings: a zone with daylight saving, and Spanish as the institution's language (the invitation sent
-    //    without a language of its own is written in it, step 6).
+    // 1. Settings: a zone with daylight saving (the live class's default, step 5), Spanish as the institution's
+    //    language (the invitation sent without a language of its own is written in it) and the mail's sender name
+    //    and Reply-To (the invitations carry them, step 6).
+    const office = `secretaria@${t.slug}.test`;
     const settings = await api(
       "PATCH",
       "/settings",
-      { general: { timezone: "america/new_york", locale: "es-ES", dateFormat: "MM/DD/YYYY" } },
+      {
+        general: { timezone: "america/new_york", locale: "es-ES", dateFormat: "MM/DD/YYYY" },
+        notifications: { senderName: "Secretaría del Liceu", replyTo: office },
+      },
       200,
     );
     expect(settings.general).toEqual({ timezone: ZONE, locale: "es-ES", dateFormat: "MM/DD/YYYY" });
+    expect(settings.notifications).toEqual({ senderName: "Secretaría del Liceu", replyTo: office });
     const [row] = await h.database.db
       .select({ timezone: tenants.timezone, locale: tenants.defaultLocale })
       .from(tenants)
@@ -223,7 +229,13 @@ describe("an institution's term, set up by its administrator", () => {
       .from(platformEvents)
       .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "settings_updated")));
     const changedKeys = (changed?.data as { changedKeys?: string[] } | undefined)?.changedKeys ?? [];
-    expect([...changedKeys].sort()).toEqual(["general.dateFormat", "general.locale", "general.timezone"]);
+    expect([...changedKeys].sort()).toEqual([
+      "general.dateFormat",
+      "general.locale",
+      "general.timezone",
+      "notifications.replyTo",
+      "notifications.senderName",
+    ]);
 
     // 2. A theme with a real PNG as its logo, activated; the sign-in page's public variables carry it.
     const logoBytes = png();
@@ -397,7 +409,10 @@ describe("an institution's term, set up by its administrator", () => {
     ]);
     expect(mails[0]?.text).toContain("Hello Ana Souza,");
     expect(mails[2]?.text).toContain("Carmen Ruiz");
-    for (const m of mails) expect(m.from?.value).toEqual([{ name: "Aula", address: "no-reply@mail.test" }]);
+    for (const m of mails) {
+      expect(m.from?.value).toEqual([{ name: "Secretaría del Liceu", address: "no-reply@mail.test" }]);
+      expect(m.replyTo?.value).toEqual([{ name: "", address: office }]);
+    }
 
     // Each mail's link is the invitation's own, and accepting with its token puts the student in the class group.
     const accepted: { id: string; email: string; cookie: string }[] = [];

@@ -47,7 +47,9 @@ describe("invitation mail through SMTP", () => {
 
     expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
     const mail = mailTo(to);
-    expect(mail.from?.value).toEqual([{ name: "Aula", address: "no-reply@mail.test" }]);
+    // The institution's name on the deployment's address (notifications.senderName is null by default).
+    expect(mail.from?.value).toEqual([{ name: "Escola Alfa", address: "no-reply@mail.test" }]);
+    expect(mail.replyTo).toBeUndefined();
     expect(mail.subject).toBe("Your invitation to Escola Alfa");
     expect(mail.messageId).toBe(row?.messageId);
     expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@mail\.test>$/);
@@ -102,5 +104,32 @@ describe("invitation mail through SMTP", () => {
     expect(linkIn(reminder.text as string, "/invites/accept").searchParams.get("token")).toBe(
       resent.json().token,
     );
+  });
+});
+
+describe("the institution's sender settings", () => {
+  it("sends from notifications.senderName with notifications.replyTo, read when the mail goes out", async () => {
+    const b = k.b;
+    const to = email(b);
+    // Queued before the settings change: the sender is the one in force when the worker sends.
+    expect((await post(b, "/api/institution/invites", { email: to }, bearer(k.keyB))).statusCode).toBe(201);
+    const patched = await h.inject({
+      method: "PATCH",
+      url: "/api/institution/settings",
+      headers: { host: b.host, "content-type": "application/json", ...bearer(k.keyB) },
+      payload: {
+        notifications: { senderName: "Secretaria\r\nBcc: x@evil.test Beta", replyTo: "office@beta.test" },
+      },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(await drain(b)).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    const mail = mailTo(to);
+    // The name stays one display name on the deployment's address: a line break in it never makes a header.
+    expect(mail.from?.value).toEqual([
+      { name: "Secretaria Bcc: x@evil.test Beta", address: "no-reply@mail.test" },
+    ]);
+    expect(mail.bcc).toBeUndefined();
+    expect(mail.headers.has("bcc")).toBe(false);
+    expect(mail.replyTo?.value).toEqual([{ name: "", address: "office@beta.test" }]);
   });
 });
