@@ -70,6 +70,26 @@ describe("invitation mail through SMTP", () => {
     expect(sent.json()).toMatchObject({ status: "sent", attempts: 1, toEmail: to, templateKey: "invite" });
   });
 
+  it("writes the invitation's expiry on the institution's wall clock, naming its zone", async () => {
+    const to = email(a);
+    // 02:30 UTC a month from now is still the evening before in São Paulo (a's zone, UTC−3, no daylight saving).
+    const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 30 * 86_400_000);
+    const expiresAt = new Date(day.getTime() + 2.5 * 3_600_000).toISOString();
+    const eve = new Date(day.getTime() - 86_400_000);
+    const months = "January February March April May June July August September October November December";
+    const local = `${months.split(" ")[eve.getUTCMonth()]} ${eve.getUTCDate()}, ${eve.getUTCFullYear()} at 11:30 PM`;
+    const res = await post(
+      a,
+      "/api/institution/invites",
+      { email: to, name: "Eva", locale: "en-US", expiresAt },
+      bearer(keyA),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    await drain();
+    const text = (mailTo(to).text as string).replace(/\s+/g, " ");
+    expect(text).toContain(`valid until ${local} America/Sao_Paulo.`);
+  });
+
   it("sends a user created with sendInvite the invitation in the institution's language, and its link activates the account", async () => {
     const to = email(a);
     const res = await post(
