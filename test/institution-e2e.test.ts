@@ -35,6 +35,7 @@ import {
 } from "../src/test-support/harness.js";
 import { mediaDir, pathOf } from "../src/test-support/media-client.js";
 import { mp4, pdf, png } from "../src/test-support/media-files.js";
+import { ResponseCheck } from "../src/test-support/response-check.js";
 import { type SmtpSink, startSmtpSink } from "../src/test-support/smtp-sink.js";
 
 const ZONE = "America/New_York";
@@ -44,6 +45,8 @@ const HOUR = 3_600_000;
 let h: Harness;
 /** The same deployment after its operator set MEDIA_STORAGE=s3 (see beforeAll). */
 let s3App: App;
+/** Its answers are checked against its OpenAPI document, as the harness does for its own app. */
+const s3Responses = new ResponseCheck();
 let s3rver: S3rver;
 let s3Endpoint: string;
 let smtp: SmtpSink;
@@ -80,7 +83,7 @@ beforeAll(async () => {
   // during a switch from disk to S3): a second app on the same context, database and S3 settings.
   s3App = await buildApp(
     { ...h.ctx, config: { ...h.config, media: { ...h.config.media, driver: "s3" } } },
-    { logger: false },
+    { logger: false, instrument: (app) => s3Responses.watch(app) },
   );
   await s3App.ready();
   transport = createMailTransport(h.config.mail) as MailTransport;
@@ -94,6 +97,7 @@ afterAll(async () => {
   await h?.close();
   await s3rver?.close();
   await smtp?.close();
+  s3Responses.verify();
 });
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -496,8 +500,9 @@ describe("an institution's term, set up by its administrator", () => {
     expect(byStart.map((v) => v.start.tz)).toEqual(Array(6).fill(ZONE));
     expect(byStart.map((v) => wallClock(ZONE, v.start))).toEqual(Array(6).fill("19:00"));
     for (const [i, v] of byStart.entries()) expect(v.uid).toContain((occurrences[i] as { id: string }).id);
-    expect(ics.body).toContain(`DTSTART;TZID=${ZONE}:`);
-    expect(ics.body).toContain("T190000");
+    // Written as zoned local times (with the zone's VTIMEZONE), not as UTC instants.
+    expect(ics.body.match(new RegExp(`^DTSTART;TZID=${ZONE}:\\d{8}T190000\r?$`, "gm"))).toHaveLength(6);
+    expect(ics.body).toContain(`TZID:${ZONE}`);
     expect(ics.body).not.toContain(theirs.id);
     expect(ics.body).not.toContain("Clase de otra escuela");
 
