@@ -9,6 +9,8 @@ export interface MailConfig {
   dir?: string;
   /** The From header (MAIL_FROM), e.g. `Aula <no-reply@example.com>`. */
   from: string;
+  /** MAIL_FROM's address alone: institutions send from it under their own display name. */
+  fromAddress: string;
   /** The domain of Message-IDs: the From address's. */
   messageIdDomain: string;
   /** Seconds before each retry of a message that could not be sent; it fails for good once they run out. */
@@ -49,6 +51,7 @@ export function loadMailConfig(env: Env, dataDir: string, baseDomain: string): M
     smtpUrl,
     dir: optional(env, "MAIL_DIR") ?? (dataDir === ":memory:" ? undefined : join(dataDir, "mail")),
     from,
+    fromAddress: address[1] as string,
     messageIdDomain: (address[2] as string).toLowerCase(),
     retryScheduleSeconds: retrySchedule(str(env, "MAIL_RETRY_SCHEDULE", "30,300,1800,7200,21600")),
     pollMs: int(env, "MAIL_POLL_MS", 2000, 10),

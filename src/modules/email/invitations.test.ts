@@ -47,7 +47,9 @@ describe("invitation mail through SMTP", () => {
 
     expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
     const mail = mailTo(to);
-    expect(mail.from?.value).toEqual([{ name: "Aula", address: "no-reply@mail.test" }]);
+    // The institution's name on the deployment's address (notifications.senderName is null by default).
+    expect(mail.from?.value).toEqual([{ name: "Escola Alfa", address: "no-reply@mail.test" }]);
+    expect(mail.replyTo).toBeUndefined();
     expect(mail.subject).toBe("Your invitation to Escola Alfa");
     expect(mail.messageId).toBe(row?.messageId);
     expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@mail\.test>$/);
@@ -66,6 +68,26 @@ describe("invitation mail through SMTP", () => {
     expect(accepted.statusCode).toBe(201);
     const sent = await get(a, `/api/institution/email/messages/${row?.id}`, keyA);
     expect(sent.json()).toMatchObject({ status: "sent", attempts: 1, toEmail: to, templateKey: "invite" });
+  });
+
+  it("writes the invitation's expiry on the institution's wall clock, naming its zone", async () => {
+    const to = email(a);
+    // 02:30 UTC a month from now is still the evening before in São Paulo (a's zone, UTC−3, no daylight saving).
+    const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 30 * 86_400_000);
+    const expiresAt = new Date(day.getTime() + 2.5 * 3_600_000).toISOString();
+    const eve = new Date(day.getTime() - 86_400_000);
+    const months = "January February March April May June July August September October November December";
+    const local = `${months.split(" ")[eve.getUTCMonth()]} ${eve.getUTCDate()}, ${eve.getUTCFullYear()} at 11:30 PM`;
+    const res = await post(
+      a,
+      "/api/institution/invites",
+      { email: to, name: "Eva", locale: "en-US", expiresAt },
+      bearer(keyA),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    await drain();
+    const text = (mailTo(to).text as string).replace(/\s+/g, " ");
+    expect(text).toContain(`valid until ${local} America/Sao_Paulo.`);
   });
 
   it("sends a user created with sendInvite the invitation in the institution's language, and its link activates the account", async () => {
@@ -102,5 +124,32 @@ describe("invitation mail through SMTP", () => {
     expect(linkIn(reminder.text as string, "/invites/accept").searchParams.get("token")).toBe(
       resent.json().token,
     );
+  });
+});
+
+describe("the institution's sender settings", () => {
+  it("sends from notifications.senderName with notifications.replyTo, read when the mail goes out", async () => {
+    const b = k.b;
+    const to = email(b);
+    // Queued before the settings change: the sender is the one in force when the worker sends.
+    expect((await post(b, "/api/institution/invites", { email: to }, bearer(k.keyB))).statusCode).toBe(201);
+    const patched = await h.inject({
+      method: "PATCH",
+      url: "/api/institution/settings",
+      headers: { host: b.host, "content-type": "application/json", ...bearer(k.keyB) },
+      payload: {
+        notifications: { senderName: "Secretaria\r\nBcc: x@evil.test Beta", replyTo: "office@beta.test" },
+      },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(await drain(b)).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    const mail = mailTo(to);
+    // The name stays one display name on the deployment's address: a line break in it never makes a header.
+    expect(mail.from?.value).toEqual([
+      { name: "Secretaria Bcc: x@evil.test Beta", address: "no-reply@mail.test" },
+    ]);
+    expect(mail.bcc).toBeUndefined();
+    expect(mail.headers.has("bcc")).toBe(false);
+    expect(mail.replyTo?.value).toEqual([{ name: "", address: "office@beta.test" }]);
   });
 });

@@ -133,7 +133,15 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-/** A date as people of the locale write it, in UTC (the mail names the zone). */
-export function formatDate(iso: string, locale: Locale): string {
-  return `${new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+/**
+ * A date as people of the locale write it, on the wall clock of `timeZone` (the institution's `general.timezone`),
+ * followed by the zone's name so no reader has to guess it.
+ */
+export function formatDate(iso: string, locale: Locale, timeZone = "UTC"): string {
+  const formatted = new Intl.DateTimeFormat(locale, {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone,
+  }).format(new Date(iso));
+  return `${formatted} ${timeZone}`;
 }

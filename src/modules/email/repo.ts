@@ -8,14 +8,15 @@ import type { TemplateContent } from "./defaults.js";
 export interface InstitutionMailInfo {
   name: string;
   defaultLocale: string;
+  timezone: string;
 }
 
 export async function institutionInfo(db: Executor, tenantId: string): Promise<InstitutionMailInfo> {
   const rows = await db
-    .select({ name: tenants.name, defaultLocale: tenants.defaultLocale })
+    .select({ name: tenants.name, defaultLocale: tenants.defaultLocale, timezone: tenants.timezone })
     .from(tenants)
     .where(eq(tenants.id, tenantId));
-  return rows[0] ?? { name: "", defaultLocale: "pt-BR" };
+  return rows[0] ?? { name: "", defaultLocale: "pt-BR", timezone: "UTC" };
 }
 
 // --- templates -------------------------------------------------------------------------------------------------

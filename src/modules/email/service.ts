@@ -30,6 +30,11 @@ export async function institutionLocale(db: Executor, tenantId: string): Promise
   return asLocale((await repo.institutionInfo(db, tenantId)).defaultLocale) ?? DEFAULT_LOCALE;
 }
 
+/** The settings' `general.timezone` (the tenant row's), for dates written in mail. */
+export async function institutionTimeZone(db: Executor, tenantId: string): Promise<string> {
+  return (await repo.institutionInfo(db, tenantId)).timezone;
+}
+
 export async function institutionName(db: Executor, tenantId: string): Promise<string> {
   return (await repo.institutionInfo(db, tenantId)).name;
 }

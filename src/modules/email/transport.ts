@@ -16,6 +16,10 @@ export interface MailEnvelope {
   subject: string;
   html: string;
   text: string;
+  /** The institution's display name for From (MAIL_FROM's address); absent, MAIL_FROM as configured. */
+  fromName?: string;
+  /** The institution's Reply-To (settings `notifications.replyTo`), if any. */
+  replyTo?: string;
 }
 
 /** Why a send failed, and whether trying again can help (SMTP 5xx: no). */
@@ -36,7 +40,9 @@ export interface MailTransport {
 
 function messageOf(config: MailConfig, mail: MailEnvelope) {
   return {
-    from: config.from,
+    // An address object, so nodemailer quotes or encodes the name: an institution's name never becomes a header.
+    from: mail.fromName === undefined ? config.from : { name: mail.fromName, address: config.fromAddress },
+    ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
     to: mail.to,
     subject: mail.subject,
     html: mail.html,

@@ -14,6 +14,7 @@ import type { AppContext } from "../../platform/context.js";
 import { createKeyring, type Keyring, openSecret } from "../../platform/crypto/secret-box.js";
 import { emitEvent } from "../events/emit.js";
 import { maskEmail, sealContext } from "./outbox.js";
+import { type Sender, senderOf } from "./sender.js";
 import { createMailTransport, type MailTransport, SendError } from "./transport.js";
 
 interface Claimed {
@@ -131,6 +132,7 @@ async function sendOne(
   keyring: Keyring,
   schedule: readonly number[],
   m: Claimed,
+  sender: Sender | undefined,
 ): Promise<keyof DrainResult> {
   let body: { html: string; text: string };
   try {
@@ -148,6 +150,7 @@ async function sendOne(
       subject: m.subject,
       html: body.html,
       text: body.text,
+      ...sender,
     });
   } catch (err) {
     const error =
@@ -172,6 +175,7 @@ export async function drainMail(
   const keyring = mailKeyring(ctx);
   const schedule = ctx.config.mail.retryScheduleSeconds;
   const result: DrainResult = { sent: 0, retried: 0, failed: 0, stale: 0 };
+  const senders = new Map<string, Promise<Sender | undefined>>();
   for (;;) {
     const batch = await claim(
       db,
@@ -180,7 +184,13 @@ export async function drainMail(
       options.tenantIds,
     );
     if (batch.length === 0) return result;
-    const outcomes = await Promise.all(batch.map((m) => sendOne(db, transport, keyring, schedule, m)));
+    // Each institution's sender is read once per drain, not once per message.
+    for (const m of batch) {
+      if (!senders.has(m.tenant_id)) senders.set(m.tenant_id, senderOf(db, m.tenant_id));
+    }
+    const outcomes = await Promise.all(
+      batch.map(async (m) => sendOne(db, transport, keyring, schedule, m, await senders.get(m.tenant_id))),
+    );
     for (const o of outcomes) result[o]++;
   }
 }

@@ -6,6 +6,7 @@ import {
   enqueueTemplateMail,
   formatDate,
   institutionLocale,
+  institutionTimeZone,
   type MailDeps,
 } from "../email/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
@@ -91,7 +92,7 @@ export async function mailInvitation(
     },
     variables: {
       acceptUrl: acceptUrl(mail.origin, token),
-      expiresAt: formatDate(invite.expiresAt, language),
+      expiresAt: formatDate(invite.expiresAt, language, await institutionTimeZone(tx, tenantId)),
       role: invite.role,
     },
   });

@@ -1,0 +1,26 @@
+/**
+ * Who an institution's mail is from: the display name is `notifications.senderName`, else the institution's name
+ * (as the settings schema documents), on MAIL_FROM's address (the deployment's, which its SPF/DKIM cover); and the
+ * Reply-To is `notifications.replyTo` when set. Read when the mail is sent, so a change applies to mail still
+ * queued.
+ */
+import type { Executor } from "../../db/client.js";
+import { getSettings } from "../settings/service.js";
+import { institutionInfo } from "./repo.js";
+
+export interface Sender {
+  fromName: string;
+  replyTo?: string;
+}
+
+export async function senderOf(db: Executor, tenantId: string): Promise<Sender | undefined> {
+  const [settings, institution] = await Promise.all([
+    getSettings(db, tenantId).catch(() => undefined),
+    institutionInfo(db, tenantId),
+  ]);
+  // One line, whatever was typed: a display name is a header value.
+  const name = (settings?.notifications.senderName ?? institution.name).replace(/[\r\n\t]+/g, " ").trim();
+  if (name === "") return undefined;
+  const replyTo = settings?.notifications.replyTo ?? undefined;
+  return { fromName: name, ...(replyTo === undefined || replyTo === null ? {} : { replyTo }) };
+}
