@@ -12,9 +12,10 @@
  */
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { Agent, buildConnector, request } from "undici";
+import { Agent, buildConnector } from "undici";
 import type { OutboundConfig } from "../../config/outbound.js";
 import { type AllowList, classifyAddress, isForbiddenHostName } from "./address-policy.js";
+import { CappedResponse } from "./capped-response.js";
 import { BlockedAddressError, DeadlineError, describeFailure } from "./failures.js";
 import { HEADER_NAME, isClientOwnedHeader } from "./headers.js";
 import { notFound, type Resolver, systemResolver } from "./resolver.js";
@@ -86,9 +87,13 @@ export interface OutboundFailure {
 
 export type OutboundResult = OutboundResponse | OutboundFailure;
 
-export const RESPONSE_HEADERS = ["content-type", "content-length", "retry-after", "location"] as const;
-
 const BAD_HEADER_VALUE = /[\r\n\0]/;
+
+/** URLs whose parsed target a client keeps (it is emptied when full). */
+const MAX_TARGETS = 10_000;
+
+/** A URL as the client sends to it, or why it may not. */
+type Target = { ok: true; origin: string; path: string } | { ok: false; reason: string; detail: string };
 
 export class OutboundClient {
   private readonly allow: AllowList;
@@ -96,6 +101,7 @@ export class OutboundClient {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly agent: Agent;
+  private readonly targets = new Map<string, Target>();
 
   constructor(options: OutboundClientOptions = {}) {
     this.allow = options.allow ?? [];
@@ -163,116 +169,90 @@ export class OutboundClient {
   }
 
   postJson(url: string | URL, req: PostJsonRequest): Promise<OutboundResult> {
-    return this.request(url, { ...req, method: "POST" });
+    return this.perform(url, req, "POST");
   }
 
-  async request(url: string | URL, req: OutboundRequest): Promise<OutboundResult> {
+  /**
+   * parseTarget's answer for a URL, kept per client: the rules and the allow-list are fixed for the client's life,
+   * and a worker sends to the same few URLs over and over (parsing one is a fair share of a local attempt's CPU).
+   */
+  private target(raw: string): Target {
+    let target = this.targets.get(raw);
+    if (target === undefined) {
+      const parsed = parseTarget(raw, this.allow);
+      target = parsed.ok
+        ? { ok: true, origin: parsed.url.origin, path: `${parsed.url.pathname}${parsed.url.search}` }
+        : parsed;
+      if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+      this.targets.set(raw, target);
+    }
+    return target;
+  }
+
+  request(url: string | URL, req: OutboundRequest): Promise<OutboundResult> {
+    return this.perform(url, req, req.method);
+  }
+
+  private async perform(
+    url: string | URL,
+    req: Omit<OutboundRequest, "method">,
+    method: OutboundRequest["method"],
+  ): Promise<OutboundResult> {
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
     const fail = (kind: OutboundFailureKind, message: string, detail?: string): OutboundFailure => ({
       ok: false,
       kind,
       message,
       ...(detail === undefined ? {} : { detail }),
-      durationMs: elapsed(),
+      durationMs: Math.round(performance.now() - started),
     });
 
     // The stored URL passed the save-time check once; the rules or the allow-list may have changed since.
-    const target = parseTarget(typeof url === "string" ? url : url.href, this.allow);
+    const target = this.target(typeof url === "string" ? url : url.href);
     if (!target.ok)
       return fail("blocked", "destination is not allowed", `${target.reason}: ${target.detail}`);
 
-    const headers: Record<string, string> = {
-      ...(req.body === undefined ? {} : { "content-type": "application/json" }),
-      "user-agent": "Aula-Webhooks/1",
-    };
-    for (const [name, value] of Object.entries(req.headers ?? {})) {
-      const lower = name.toLowerCase();
-      // Framing and routing headers belong to the client; a template must not be able to set them.
-      if (!HEADER_NAME.test(name) || isClientOwnedHeader(lower)) return fail("invalid", `header "${name}"`);
-      if (BAD_HEADER_VALUE.test(value)) return fail("invalid", `header "${name}" has a control character`);
-      headers[lower] = value;
+    const headers: Record<string, string> = {};
+    if (req.body !== undefined) headers["content-type"] = "application/json";
+    headers["user-agent"] = "Aula-Webhooks/1";
+    if (req.headers !== undefined) {
+      for (const name in req.headers) {
+        const value = req.headers[name]!;
+        const lower = name.toLowerCase();
+        // Framing and routing headers belong to the client; a template must not be able to set them.
+        if (!HEADER_NAME.test(name) || isClientOwnedHeader(lower)) return fail("invalid", `header "${name}"`);
+        if (BAD_HEADER_VALUE.test(value)) return fail("invalid", `header "${name}" has a control character`);
+        headers[lower] = value;
+      }
     }
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const maxBytes = req.maxResponseBytes ?? this.maxResponseBytes;
-    const deadline = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    // undici defers a signal's abort until the connection is up, so a hung lookup or connect would
-    // outlive the budget; racing the attempt against the deadline keeps the promise to the caller.
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new DeadlineError("deadline");
-        deadline.abort(error);
-        reject(error);
-      }, timeoutMs);
-    });
-    const attempt = this.send(
-      req.method,
-      target.url,
-      headers,
-      req.body,
-      timeoutMs,
-      maxBytes,
-      deadline.signal,
-    );
-    // Whichever loses the race still settles later; its outcome is no longer anyone's concern.
-    attempt.catch(() => {});
+    const attempt = new CappedResponse(req.maxResponseBytes ?? this.maxResponseBytes);
+    // One deadline for connect, headers and body. undici only hands out a request's abort once it is written
+    // to a connection, so a hung lookup or connect would outlive undici's own timeouts: the deadline settles the
+    // attempt itself, and aborts the request if it has started.
+    const timer = setTimeout(() => attempt.expire(new DeadlineError("deadline")), timeoutMs);
     try {
-      const response = await Promise.race([attempt, expired]);
-      return { ok: true, ...response, durationMs: elapsed() };
+      this.agent.dispatch(
+        {
+          origin: target.origin,
+          path: target.path,
+          method,
+          headers,
+          ...(req.body === undefined ? {} : { body: req.body }),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        attempt,
+      );
+      const response = await attempt.settled;
+      return { ok: true, ...response, durationMs: Math.round(performance.now() - started) };
     } catch (error) {
-      const failure = describeFailure(error, deadline.signal.aborted, timeoutMs);
+      const failure = describeFailure(error, attempt.expired, timeoutMs);
       return fail(failure.kind, failure.message, failure.detail);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  private async send(
-    method: OutboundRequest["method"],
-    url: URL,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    timeoutMs: number,
-    maxBytes: number,
-    signal: AbortSignal,
-  ): Promise<Omit<OutboundResponse, "ok" | "durationMs">> {
-    const response = await request(url, {
-      dispatcher: this.agent,
-      method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      const room = maxBytes - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        truncated = true;
-        // Leaving the loop destroys the stream and its socket: the rest is never read.
-        break;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-    const picked: Record<string, string> = {};
-    for (const name of RESPONSE_HEADERS) {
-      const value = response.headers[name];
-      const text = Array.isArray(value) ? value.join(", ") : value;
-      if (text !== undefined) picked[name] = text.slice(0, 1024);
-    }
-    return {
-      status: response.statusCode,
-      headers: picked,
-      body: new TextDecoder().decode(Buffer.concat(chunks)),
-      truncated,
-    };
   }
 
   /** Closes pooled connections; in-flight requests finish first. */
