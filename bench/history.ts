@@ -215,10 +215,11 @@ async function insertHistory(db: Db, setup: Setup, rows: number, log: (m: string
         FROM generate_series(${from}::int, ${to}::int) AS n,
           LATERAL (SELECT now() - make_interval(days => ${oldestDays})
             + n * ${stepSeconds}::float8 * interval '1 second' AS t) AS ts
-        RETURNING tenant_id, id, created_at
+        RETURNING tenant_id, id, automation_id, created_at
       )
-      INSERT INTO delivery_attempts (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome, status_code)
-      SELECT tenant_id, id, 1, created_at, 40, 'succeeded', 204 FROM ins`);
+      INSERT INTO delivery_attempts
+        (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome, status_code)
+      SELECT tenant_id, id, automation_id, 1, created_at, 40, 'succeeded', 204 FROM ins`);
     if (to % 500_000 === 0 || to === rows) log(`postgres: history ${to} of ${rows} completed deliveries`);
   }
   // The attempts' trigger filled per-minute stats for a month back, which production purges after two hours.

@@ -141,6 +141,11 @@ export const deliveryAttempts = pgTable(
   {
     tenantId: tenantIdColumn(),
     deliveryId: uuid("delivery_id").notNull(),
+    /**
+     * The delivery's automation, copied from it when the attempt is logged: the statistics trigger (delivery_stats)
+     * counts attempts per automation from the inserted rows alone instead of joining each back to its delivery.
+     */
+    automationId: uuid("automation_id").notNull(),
     attempt: integer("attempt").notNull(),
     startedAt: isoTimestamp("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),

@@ -183,15 +183,15 @@ describe("delivery stats", () => {
     const [e1] = await deliveries(a, other, [{ status: "failed" }]);
     // One statement over two automations and four minutes, as the worker's batched records write them.
     await h.database.db.execute(sql`
-      INSERT INTO delivery_attempts (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome)
+      INSERT INTO delivery_attempts (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome)
       VALUES
-        (${a.t.id}, ${d1}, 1, now(), 5, 'succeeded'),
-        (${a.t.id}, ${d2}, 1, now(), 5, 'http_error'),
-        (${a.t.id}, ${d2}, 2, now() - interval '30 minutes', 5, 'timeout'),
-        (${a.t.id}, ${d3}, 1, now() - interval '30 minutes', 5, 'succeeded'),
-        (${a.t.id}, ${d3}, 2, now() - interval '61 minutes', 5, 'succeeded'),
-        (${a.t.id}, ${d1}, 2, now() - interval '3 hours', 5, 'network'),
-        (${a.t.id}, ${e1}, 1, now(), 5, 'http_error')`);
+        (${a.t.id}, ${d1}, ${first}, 1, now(), 5, 'succeeded'),
+        (${a.t.id}, ${d2}, ${first}, 1, now(), 5, 'http_error'),
+        (${a.t.id}, ${d2}, ${first}, 2, now() - interval '30 minutes', 5, 'timeout'),
+        (${a.t.id}, ${d3}, ${first}, 1, now() - interval '30 minutes', 5, 'succeeded'),
+        (${a.t.id}, ${d3}, ${first}, 2, now() - interval '61 minutes', 5, 'succeeded'),
+        (${a.t.id}, ${d1}, ${first}, 2, now() - interval '3 hours', 5, 'network'),
+        (${a.t.id}, ${e1}, ${other}, 1, now(), 5, 'http_error')`);
 
     const buckets = rowsOf<{ automation_id: string; attempts: number; succeeded: number }>(
       await h.database.db.execute(sql`
@@ -214,8 +214,8 @@ describe("delivery stats", () => {
     });
     // A later batch adds to the minute (to this session's row, or to another session's own).
     await h.database.db.execute(sql`
-      INSERT INTO delivery_attempts (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome)
-      VALUES (${a.t.id}, ${d1}, 3, now(), 5, 'succeeded'), (${a.t.id}, ${d2}, 3, now(), 5, 'succeeded')`);
+      INSERT INTO delivery_attempts (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome)
+      VALUES (${a.t.id}, ${d1}, ${first}, 3, now(), 5, 'succeeded'), (${a.t.id}, ${d2}, ${first}, 3, now(), 5, 'succeeded')`);
     const later = await get(a, `/api/institution/automations/${first}/stats`);
     expect(later.json().lastHour).toEqual({ attempts: 6, succeeded: 4, successRate: 0.6667 });
     const otherStats = await get(a, `/api/institution/automations/${other}/stats`);
@@ -230,8 +230,8 @@ describe("delivery stats", () => {
       const id = await automation(a, "busy");
       const [d1, d2] = await deliveries(a, id, [{ status: "delivering" }, { status: "delivering" }]);
       const attempt = (delivery: string | undefined) => sql`
-        INSERT INTO delivery_attempts (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome)
-        VALUES (${a.t.id}, ${delivery}, 1, date_trunc('minute', now()) + interval '1 second', 5, 'succeeded')`;
+        INSERT INTO delivery_attempts (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome)
+        VALUES (${a.t.id}, ${delivery}, ${id}, 1, date_trunc('minute', now()) + interval '1 second', 5, 'succeeded')`;
       await h.database.db.transaction(async (tx) => {
         await tx.execute(attempt(d1));
         // Another connection of the pool, while this transaction holds its own bucket row.

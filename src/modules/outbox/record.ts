@@ -185,9 +185,9 @@ export async function recordAttempt(
     if (automation === undefined) return unapplied;
 
     await tx.execute(sql`
-      INSERT INTO delivery_attempts
-        (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome, status_code, response_excerpt, error)
-      SELECT tenant_id, id, ${attempt}::int, ${options.startedAt.toISOString()}::timestamptz,
+      INSERT INTO delivery_attempts (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome,
+        status_code, response_excerpt, error)
+      SELECT tenant_id, id, automation_id, ${attempt}::int, ${options.startedAt.toISOString()}::timestamptz,
         ${Math.max(0, Math.round(facts.durationMs))}::int, ${facts.outcome}::text, ${facts.statusCode}::int,
         ${facts.responseExcerpt}::text, ${facts.error}::text
       FROM webhook_deliveries WHERE tenant_id = ${tenantId} AND id = ${id}

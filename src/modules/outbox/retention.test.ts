@@ -67,8 +67,8 @@ async function delivery(
       'https://93.184.215.14/hook', '{}', '{}', 1, now() - make_interval(days => ${days.created}),
       now() - make_interval(days => ${completed}::int))`);
   await harness.database.db.execute(sql`
-    INSERT INTO delivery_attempts (tenant_id, delivery_id, attempt, started_at, duration_ms, outcome)
-    VALUES (${o.t.id}, ${id}, 1, now() - make_interval(days => ${completed ?? days.created}), 5,
+    INSERT INTO delivery_attempts (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome)
+    VALUES (${o.t.id}, ${id}, ${o.automationId}, 1, now() - make_interval(days => ${completed ?? days.created}), 5,
       ${status === "succeeded" ? "succeeded" : "http_error"})`);
   return id;
 }
