@@ -19,8 +19,8 @@ export type Answer = Omit<OutboundResponse, "ok" | "durationMs">;
  */
 export class CappedResponse implements Dispatcher.DispatchHandler {
   readonly settled: Promise<Answer>;
-  /** The deadline passed before the attempt settled. */
-  expired = false;
+  /** Set when the deadline passed before the attempt settled. */
+  private deadline: DeadlineError | undefined;
   private resolve!: (answer: Answer) => void;
   private reject!: (error: unknown) => void;
   private done = false;
@@ -40,7 +40,7 @@ export class CappedResponse implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // The deadline passed while the request waited for a connection.
-    if (this.done) controller.abort(new DeadlineError("deadline"));
+    if (this.deadline !== undefined) controller.abort(this.deadline);
   }
 
   onResponseStart(
@@ -79,12 +79,17 @@ export class CappedResponse implements Dispatcher.DispatchHandler {
     this.fail(error);
   }
 
+  /** The deadline passed before the attempt settled. */
+  get expired(): boolean {
+    return this.deadline !== undefined;
+  }
+
   /** The deadline: settles now, and aborts the request if undici has started it. */
-  expire(error: DeadlineError): void {
+  expire(): void {
     if (this.done) return;
-    this.expired = true;
-    this.fail(error);
-    this.controller?.abort(error);
+    this.deadline = new DeadlineError("deadline");
+    this.fail(this.deadline);
+    this.controller?.abort(this.deadline);
   }
 
   private finish(truncated: boolean): void {

@@ -16,7 +16,7 @@ import { Agent, buildConnector } from "undici";
 import type { OutboundConfig } from "../../config/outbound.js";
 import { type AllowList, classifyAddress, isForbiddenHostName } from "./address-policy.js";
 import { CappedResponse } from "./capped-response.js";
-import { BlockedAddressError, DeadlineError, describeFailure } from "./failures.js";
+import { BlockedAddressError, describeFailure } from "./failures.js";
 import { HEADER_NAME, isClientOwnedHeader } from "./headers.js";
 import { notFound, type Resolver, systemResolver } from "./resolver.js";
 import { parseTarget } from "./target-url.js";
@@ -215,15 +215,12 @@ export class OutboundClient {
     const headers: Record<string, string> = {};
     if (req.body !== undefined) headers["content-type"] = "application/json";
     headers["user-agent"] = "Aula-Webhooks/1";
-    if (req.headers !== undefined) {
-      for (const name in req.headers) {
-        const value = req.headers[name]!;
-        const lower = name.toLowerCase();
-        // Framing and routing headers belong to the client; a template must not be able to set them.
-        if (!HEADER_NAME.test(name) || isClientOwnedHeader(lower)) return fail("invalid", `header "${name}"`);
-        if (BAD_HEADER_VALUE.test(value)) return fail("invalid", `header "${name}" has a control character`);
-        headers[lower] = value;
-      }
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      const lower = name.toLowerCase();
+      // Framing and routing headers belong to the client; a template must not be able to set them.
+      if (!HEADER_NAME.test(name) || isClientOwnedHeader(lower)) return fail("invalid", `header "${name}"`);
+      if (BAD_HEADER_VALUE.test(value)) return fail("invalid", `header "${name}" has a control character`);
+      headers[lower] = value;
     }
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
@@ -231,7 +228,7 @@ export class OutboundClient {
     // One deadline for connect, headers and body. undici only hands out a request's abort once it is written
     // to a connection, so a hung lookup or connect would outlive undici's own timeouts: the deadline settles the
     // attempt itself, and aborts the request if it has started.
-    const timer = setTimeout(() => attempt.expire(new DeadlineError("deadline")), timeoutMs);
+    const timer = setTimeout(() => attempt.expire(), timeoutMs);
     try {
       this.agent.dispatch(
         {
