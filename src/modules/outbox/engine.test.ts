@@ -198,6 +198,29 @@ describe("fair between endpoints", () => {
     }
   });
 
+  it("sends the rest of an endpoint's backlog as its slots free, not at the next poll", async () => {
+    const tenant = await makeTenant(h);
+    const e = await endpoint(tenant);
+    // Six due at once for an endpoint allowed two claimed at a time (one sending, one waiting): the first claim
+    // fills its allowance and leaves four, which nothing but a finished send can reach before the poll.
+    for (let i = 0; i < 6; i++) await emit(tenant);
+    const loop = startDeliveryLoop(h.ctx, log, {
+      pollMs: 60_000,
+      concurrency: 4,
+      endpointConcurrency: 1,
+      client,
+      tenantIds: [tenant.id],
+    });
+    try {
+      const started = performance.now();
+      await until("the endpoint's six deliveries", () => (received.get(e.route)?.length ?? 0) === 6);
+      // Waiting for the poll would take a minute; the bound leaves room for a loaded CI machine.
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it("a claim takes at most an endpoint's free slots, and none of an endpoint at its cap", async () => {
     const tenant = await makeTenant(h);
     const [a, b, c] = await Promise.all([endpoint(tenant), endpoint(tenant), endpoint(tenant)]);

@@ -395,8 +395,13 @@ export function startDeliveryLoop(
     ready.push(...claimed);
     pump();
     const taken = claimed.length + abandoned.length;
-    // Endpoints at their cap were left out of the claim: their due deliveries wait for a slot, which wakes us.
-    const capped = [...endpointFree.values()].some((left) => left <= 0);
+    // An endpoint at its allowance now (sending and waiting), whether it was before this claim or this claim filled
+    // it, may have more due that the claim left out: they wait for one of its slots, and a finished send wakes us.
+    // (Counting only the endpoints full before the claim missed those it filled, whose rest then waited for the
+    // poll.)
+    const capped = [...new Set([...endpointFree.keys(), ...claimed.map((d) => d.automationId)])].some(
+      (automationId) => (sending.get(automationId) ?? 0) + (waiting.get(automationId) ?? 0) >= endpointLimit,
+    );
     backlog = result.more || taken >= limit || capped;
     if (taken > 0) {
       log.debug(
