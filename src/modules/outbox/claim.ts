@@ -139,8 +139,8 @@ async function claimRound(db: Executor, options: ClaimOptions): Promise<ClaimRes
   const full = busy.filter(([, free]) => free <= 0).map(([id]) => id);
   const partial = busy.filter(([, free]) => free > 0);
   const scan = limit * CANDIDATES_PER_SLOT;
-  // The statement is the function aula_outbox_claim (migrations 0018 and 0019; its plans are kept per session since
-  // 0027): in outline,
+  // The statement is the function aula_outbox_claim (migrations 0018 and 0019; it runs on the generic plans it keeps
+  // per session since 0028): in outline,
   //   head:       the oldest `scan` due rows (webhook_deliveries_due_idx: completed_at IS NULL, read up to
   //               next_attempt_at <= now, which every due row meets, so retries scheduled for later are not
   //               walked), without locks;
