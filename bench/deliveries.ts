@@ -79,8 +79,13 @@ export const LOOP: DeliveryEngineConfig = loadOutboundConfig({}).delivery;
 export const FANOUT = 10;
 /** (g)'s events per seeding transaction ((p): jobs per addJobs call, × FANOUT). */
 export const EMIT_BATCH = 100;
-/** (g)'s and (p)'s warm-up: this share of N (at least one event's worth), delivered before the measured run. */
-export const WARMUP_SHARE = 0.1;
+/**
+ * (g)'s and (p)'s warm-up: this share of N (at least one event's worth), delivered before the measured run. A whole
+ * N, as (g0) gets BENCH_WARMUP seconds of raw POSTs first: with a tenth (~70 ms of work) the first measured pass
+ * still ran while V8 compiled the worker's code, at 47–66 µs of worker CPU a delivery against 30–35 once warm (and
+ * graphile-worker's likewise), so g/g0 compared a cold worker with a warm sender.
+ */
+export const WARMUP_SHARE = 1;
 /** The worker's DATABASE_POOL_SIZE (and the peer's maxPoolSize). */
 export const WORKER_POOL_SIZE = 10;
 /** (h): events emitted per second, one transaction each. */

@@ -1673,7 +1673,7 @@ async function main(): Promise<void> {
         `deliveries through the fan-out (emitEvent of lesson_completed events matching ${FANOUT} automations of ` +
         "one tenant) with the loop stopped, ANALYZEs the outbox tables (as autovacuum would; unanalyzed, the " +
         "claim's plan reads every delivery of the batch's automations), then starts the loop: reqPerSec = deliveries / (loop start → last " +
-        "receipt); latency = the attempts' duration_ms. A warm-up of a tenth of N runs first (with BENCH_WARMUP " +
+        "receipt); latency = the attempts' duration_ms. A warm-up of N deliveries runs first (with BENCH_WARMUP " +
         `> 0). (h) emits ${LATENCY_RATE} quiz_submitted events/s, one transaction each, for BENCH_DURATION with ` +
         "the loop running; latency = commit (acknowledged) → receipt; delivery.queueWaitMs is commit → " +
         "delivery_attempts.started_at and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
@@ -1686,7 +1686,7 @@ async function main(): Promise<void> {
         "with a task `deliver` whose payload is what a delivery row carries (id, url, headers, body, the " +
         "automation's sealed secret) and which opens the secret and POSTs through send.ts's sendDelivery and the " +
         "worker's OutboundClient, as our loop does. (p) adds N jobs with addJobs before the runner starts (a " +
-        "warm-up of a tenth first): reqPerSec = N / (runner start → N-th receipt), latency = the client's " +
+        "warm-up of N jobs first): reqPerSec = N / (runner start → N-th receipt), latency = the client's " +
         `durationMs. (pl) adds ${LATENCY_RATE} jobs/s (addJob, one transaction each) to an idle runner for ` +
         "BENCH_DURATION: latency = add committed → receipt, queueWaitMs = commit → task start. Checks as for (g) " +
         "by webhook-id, plus no task failed and the queue is empty afterwards. delivery.cpuPerDeliveryUs ((g), " +
