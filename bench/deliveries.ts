@@ -12,7 +12,7 @@
  *        the ceiling of "one process sending HTTP to this receiver" on this machine;
  *   (g)  webhook deliveries: BENCH_DELIVERIES deliveries written by the fan-out (`emitEvent` of lesson_completed
  *        events, each matching FANOUT automations of one tenant, in transactions of EMIT_BATCH events) while the
- *        loop is stopped, then ANALYZE of the outbox tables (see analyzeOutbox), then `startDeliveryLoop` with
+ *        loop is stopped, then VACUUM (ANALYZE) of the queues' tables (see settleQueues), then `startDeliveryLoop` with
  *        production's options (its defaults, from the config: LOOP) until the receiver has them all —
  *        deliveries/s = N / (loop start → N-th receipt), and g/g0. p50/p99 are the attempts' duration_ms
  *        as the delivery log records them (the OutboundClient's own timing, whole milliseconds). CPU µs per
@@ -137,6 +137,12 @@ export interface DeliveryCheck {
   peer?: PeerRunOptions;
   /** (g), (p). */
   cpuPerDeliveryUs?: CpuPerDelivery;
+  /**
+   * (g): the longest wait between two receipts, ms, and the first receipt's wait from the loop's start. A missed
+   * wake-up shows here as a pause until the loop's poll (WEBHOOK_POLL_MS).
+   */
+  longestPauseMs?: number;
+  firstReceiptMs?: number;
   /** (h), (pl): commit → attempt (task) start (the wait in the queue), and attempt start → receipt, ms. */
   queueWaitMs?: LatencySummary;
   sendToReceiptMs?: LatencySummary;
@@ -530,13 +536,25 @@ export function quizData(n: number): EventPayloads["quiz_submitted"] {
 }
 
 /**
- * Statistics for the outbox tables, as autovacuum would gather them on a table that grew this much. Without them
- * (a fresh database, never analyzed) the claim's UPDATE joins the batch to webhook_deliveries through
- * webhook_deliveries_automation_idx, reading every delivery of each automation (≈ 15 ms a claim at 5k
- * deliveries, growing with the table) instead of one row by primary key (≈ 0.3 ms).
+ * Before each measured pass of (g) and (p), and their warm-ups: VACUUM (ANALYZE) of the tables either queue writes
+ * (ours, and graphile-worker's schema once it exists). ANALYZE, as autovacuum would on tables that grew this much:
+ * unanalyzed, the claim's UPDATE joined the batch to webhook_deliveries through webhook_deliveries_automation_idx,
+ * reading every delivery of each automation (≈ 15 ms a claim at 5k deliveries) instead of one row by primary key.
+ * VACUUM, because CPU per delivery counts every postgres process of the database: autovacuum cleaning up after one
+ * pass (graphile-worker's deleted jobs, our completed deliveries) ran in the window of the next, and moved that
+ * pass's figure by up to 15 µs. Each pass now starts from clean tables; what a pass leaves behind is cleaned
+ * outside every window, for both engines alike.
  */
-async function analyzeOutbox(db: Db): Promise<void> {
-  await db.execute(sql`ANALYZE webhook_deliveries, delivery_attempts, automations, platform_events`);
+export async function settleQueues(db: Db): Promise<void> {
+  const tables = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+      WHERE (schemaname = 'public' AND tablename IN ('webhook_deliveries', 'delivery_attempts', 'delivery_stats',
+          'automations', 'platform_events', 'tenant_counters'))
+        OR schemaname = 'graphile_worker'
+      ORDER BY 1`),
+  );
+  await db.execute(sql.raw(`VACUUM (ANALYZE) ${tables.map((t) => t.name).join(", ")}`));
 }
 
 /** lesson_completed events through the fan-out, EMIT_BATCH per transaction: their ids and deliveries written. */
@@ -845,7 +863,7 @@ async function measureThroughput(
     const fromReceipt = receiver.receipts.length;
     const fromSample = receiver.samples.length;
     const warm = await emitLessons(db, setup.tenantId, warmEvents);
-    await analyzeOutbox(db);
+    await settleQueues(db);
     await worker.startLoop();
     await receiver.waitFor(fromReceipt + warm.deliveries, "(g) warm-up");
     await worker.stopLoop();
@@ -862,7 +880,7 @@ async function measureThroughput(
   }
   const t0seed = performance.now();
   const seeded = await emitLessons(db, setup.tenantId, events);
-  await analyzeOutbox(db);
+  await settleQueues(db);
   options.log(
     `postgres: ${seeded.deliveries} deliveries written by ${events} lesson_completed events ` +
       `(${((performance.now() - t0seed) / 1000).toFixed(1)} s)`,
@@ -879,6 +897,11 @@ async function measureThroughput(
   const cpuPer = cpuPerDelivery(cpuBefore, await cpuMark(worker, setup.databaseUrl), seeded.deliveries);
   const cpu = meter();
   const last = receiver.receipts[fromReceipt + seeded.deliveries - 1]?.at ?? performance.now();
+  const times = receiver.receipts.slice(fromReceipt, fromReceipt + seeded.deliveries).map((r) => r.at);
+  const longestPause = times.reduce(
+    (most, at, i) => (i === 0 ? most : Math.max(most, at - times[i - 1]!)),
+    0,
+  );
   const seconds = (last - t0) / 1000;
   const { check, rows } = await checkPhase(
     db,
@@ -902,7 +925,13 @@ async function measureThroughput(
     requests: { total: check.received, non2xx: failed, errors: check.missing, timeouts: 0 },
     otherCpuCores: cpu.other,
     stealCores: cpu.steal,
-    delivery: { ...check, seconds: round(seconds, 3), cpuPerDeliveryUs: cpuPer },
+    delivery: {
+      ...check,
+      seconds: round(seconds, 3),
+      cpuPerDeliveryUs: cpuPer,
+      longestPauseMs: round(longestPause, 1),
+      firstReceiptMs: round((times[0] ?? t0) - t0, 1),
+    },
   };
 }
 
@@ -1055,7 +1084,10 @@ function logMeasurement(log: (message: string) => void, m: DeliveryMeasurement):
         `${start} → receipt p50 ${d.sendToReceiptMs?.p50} ms p99 ${d.sendToReceiptMs?.p99} ms`
       : cpu === undefined
         ? ""
-        : `, ${cpu}`;
+        : `, ${cpu}` +
+          (d.longestPauseMs === undefined
+            ? ""
+            : `, first receipt after ${d.firstReceiptMs} ms, longest pause between receipts ${d.longestPauseMs} ms`);
   log(
     `${m.name.padEnd(40)} ${String(m.rows).padStart(6)} ${m.db.padEnd(8)} ${Math.round(m.reqPerSec)} ${unit}, ` +
       `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, other cpu ${m.otherCpuCores ?? "?"}${extra}`,
