@@ -12,7 +12,7 @@
  *        the ceiling of "one process sending HTTP to this receiver" on this machine;
  *   (g)  webhook deliveries: BENCH_DELIVERIES deliveries written by the fan-out (`emitEvent` of lesson_completed
  *        events, each matching FANOUT automations of one tenant, in transactions of EMIT_BATCH events) while the
- *        loop is stopped, then VACUUM (ANALYZE) of the queues' tables (see settleQueues), then `startDeliveryLoop` with
+ *        loop is stopped, then ANALYZE of the outbox tables and VACUUM of the peer's (see settleQueues), then `startDeliveryLoop` with
  *        production's options (its defaults, from the config: LOOP) until the receiver has them all —
  *        deliveries/s = N / (loop start → N-th receipt), and g/g0. p50/p99 are the attempts' duration_ms
  *        as the delivery log records them (the OutboundClient's own timing, whole milliseconds). CPU µs per
@@ -535,26 +535,37 @@ export function quizData(n: number): EventPayloads["quiz_submitted"] {
   };
 }
 
+/** The tables each queue writes: ours, and graphile-worker's schema (once the peer has installed it). */
+const QUEUE_TABLES = {
+  ours: sql`schemaname = 'public' AND tablename IN ('webhook_deliveries', 'delivery_attempts', 'delivery_stats',
+    'automations', 'platform_events', 'tenant_counters')`,
+  peer: sql`schemaname = 'graphile_worker'`,
+};
+
 /**
- * Before each measured pass of (g) and (p), and their warm-ups: VACUUM (ANALYZE) of the tables either queue writes
- * (ours, and graphile-worker's schema once it exists). ANALYZE, as autovacuum would on tables that grew this much:
- * unanalyzed, the claim's UPDATE joined the batch to webhook_deliveries through webhook_deliveries_automation_idx,
- * reading every delivery of each automation (≈ 15 ms a claim at 5k deliveries) instead of one row by primary key.
- * VACUUM, because CPU per delivery counts every postgres process of the database: autovacuum cleaning up after one
- * pass (graphile-worker's deleted jobs, our completed deliveries) ran in the window of the next, and moved that
- * pass's figure by up to 15 µs. Each pass now starts from clean tables; what a pass leaves behind is cleaned
- * outside every window, for both engines alike.
+ * Before each pass of (g) and (p), and their warm-ups, with the pass's rows written: VACUUM (ANALYZE) of the other
+ * queue's tables, and ANALYZE of the measured queue's own (graphile-worker's are left to autovacuum, as before).
+ * - ANALYZE, as autovacuum would on tables that grew this much: unanalyzed, the claim's UPDATE joined the batch to
+ *   webhook_deliveries through webhook_deliveries_automation_idx, reading every delivery of each automation
+ *   (≈ 15 ms a claim at 5k deliveries) instead of one row by primary key.
+ * - VACUUM of the other queue, because CPU per delivery counts every postgres process of the database: autovacuum
+ *   cleaning up after graphile-worker's pass ran in the window of our next one (and ours in its), and moved a
+ *   pass's figure by up to 15 µs. The measured queue's own tables are not vacuumed: cleaning up after its warm-up
+ *   and reading its freshly written rows for the first time (hint bits, page pruning) are part of what it costs,
+ *   as they would be in production. Vacuuming them too took 10 µs a job off graphile-worker's PostgreSQL CPU and
+ *   nothing off ours.
  */
-export async function settleQueues(db: Db): Promise<void> {
-  const tables = rowsOf<{ name: string }>(
-    await db.execute(sql`
-      SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
-      WHERE (schemaname = 'public' AND tablename IN ('webhook_deliveries', 'delivery_attempts', 'delivery_stats',
-          'automations', 'platform_events', 'tenant_counters'))
-        OR schemaname = 'graphile_worker'
-      ORDER BY 1`),
-  );
-  await db.execute(sql.raw(`VACUUM (ANALYZE) ${tables.map((t) => t.name).join(", ")}`));
+export async function settleQueues(db: Db, measured: keyof typeof QUEUE_TABLES): Promise<void> {
+  const other = measured === "ours" ? "peer" : "ours";
+  const names = async (which: keyof typeof QUEUE_TABLES) =>
+    rowsOf<{ name: string }>(
+      await db.execute(
+        sql`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE ${QUEUE_TABLES[which]} ORDER BY 1`,
+      ),
+    ).map((t) => t.name);
+  const vacuum = await names(other);
+  if (vacuum.length > 0) await db.execute(sql.raw(`VACUUM (ANALYZE) ${vacuum.join(", ")}`));
+  if (measured === "ours") await db.execute(sql.raw(`ANALYZE ${(await names("ours")).join(", ")}`));
 }
 
 /** lesson_completed events through the fan-out, EMIT_BATCH per transaction: their ids and deliveries written. */
@@ -863,7 +874,7 @@ async function measureThroughput(
     const fromReceipt = receiver.receipts.length;
     const fromSample = receiver.samples.length;
     const warm = await emitLessons(db, setup.tenantId, warmEvents);
-    await settleQueues(db);
+    await settleQueues(db, "ours");
     await worker.startLoop();
     await receiver.waitFor(fromReceipt + warm.deliveries, "(g) warm-up");
     await worker.stopLoop();
@@ -880,7 +891,7 @@ async function measureThroughput(
   }
   const t0seed = performance.now();
   const seeded = await emitLessons(db, setup.tenantId, events);
-  await settleQueues(db);
+  await settleQueues(db, "ours");
   options.log(
     `postgres: ${seeded.deliveries} deliveries written by ${events} lesson_completed events ` +
       `(${((performance.now() - t0seed) / 1000).toFixed(1)} s)`,

@@ -204,7 +204,7 @@ async function measurePeerThroughput(bench: DeliveryBench, utils: WorkerUtils): 
     const fromReceipt = receiver.receipts.length;
     const fromSample = receiver.samples.length;
     await addInBatches(utils, warm);
-    await settleQueues(bench.database.db);
+    await settleQueues(bench.database.db, "peer");
     const { summary } = await drain(bench, warm, "(p) warm-up");
     const check = checkPeer(bench, warm, summary, fromReceipt, fromSample);
     warmupProblems.push(...check.problems.map((p) => `warm-up: ${p}`));
@@ -215,7 +215,7 @@ async function measurePeerThroughput(bench: DeliveryBench, utils: WorkerUtils): 
   options.log(
     `postgres: ${jobs.length} graphile-worker jobs added (${((performance.now() - t0add) / 1000).toFixed(1)} s)`,
   );
-  await settleQueues(bench.database.db);
+  await settleQueues(bench.database.db, "peer");
   const fromReceipt = receiver.receipts.length;
   const fromSample = receiver.samples.length;
   const meter = options.cpuMeter(bench.worker.pid);

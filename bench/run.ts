@@ -1671,9 +1671,9 @@ async function main(): Promise<void> {
         "body with delivery-shaped headers (signed once) through an undici Pool of `concurrency` keep-alive " +
         "connections for BENCH_DURATION: requests/s, latency = request round trip. (g) writes BENCH_DELIVERIES " +
         `deliveries through the fan-out (emitEvent of lesson_completed events matching ${FANOUT} automations of ` +
-        "one tenant) with the loop stopped, runs VACUUM (ANALYZE) on both queues' tables (as autovacuum would; " +
-        "unanalyzed, the claim's plan reads every delivery of the batch's automations; vacuumed, no pass pays " +
-        "for the garbage of the one before; (p) does the same), then starts the loop: reqPerSec = deliveries / (loop start → last " +
+        "one tenant) with the loop stopped, ANALYZEs the outbox tables (as autovacuum would; unanalyzed, the " +
+        "claim's plan reads every delivery of the batch's automations) and VACUUMs graphile-worker's (so that no " +
+        "pass pays for the other queue's garbage; (p) vacuums ours), then starts the loop: reqPerSec = deliveries / (loop start → last " +
         "receipt); latency = the attempts' duration_ms. A warm-up of N deliveries runs first (with BENCH_WARMUP " +
         `> 0). (h) emits ${LATENCY_RATE} quiz_submitted events/s, one transaction each, for BENCH_DURATION with ` +
         "the loop running; latency = commit (acknowledged) → receipt; delivery.queueWaitMs is commit → " +
