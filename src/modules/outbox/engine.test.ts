@@ -33,6 +33,9 @@ const open = new Map<string, number>();
 const mostOpen = new Map<string, number>();
 /** Routes that never answer (the client's deadline ends them). */
 const hanging = new Set<string>();
+/** Routes whose answers wait in `held` until a test sends them. */
+const holding = new Set<string>();
+const held: ServerResponse[] = [];
 
 beforeAll(async () => {
   h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_TIMEOUT_MS: "1500" });
@@ -47,7 +50,9 @@ beforeAll(async () => {
     req.on("end", () => {
       const id = String(req.headers["webhook-id"]);
       received.set(route, [...(received.get(route) ?? []), { id, at: performance.now() }]);
-      if (!hanging.has(route)) {
+      if (holding.has(route)) {
+        held.push(res);
+      } else if (!hanging.has(route)) {
         res.statusCode = 204;
         res.end();
       }
@@ -218,6 +223,38 @@ describe("fair between endpoints", () => {
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {
       await loop.stop();
+    }
+  });
+
+  it("claims again as the sends of a claim that found work finish, finding what fell due without a notification", async () => {
+    const tenant = await makeTenant(h);
+    const e = await endpoint(tenant);
+    holding.add(e.route);
+    const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+    try {
+      await emit(tenant);
+      await until("the first delivery's request", () => (received.get(e.route)?.length ?? 0) === 1);
+      // Due now, but written without the fan-out's notification (as a retry falls due): while the first send is
+      // held, so that only the claim after it can find this one before the poll.
+      await h.database.db.execute(sql`
+        INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body)
+        SELECT tenant_id, automation_id, gen_random_uuid(), event_type, 'pending', url, headers, body
+        FROM webhook_deliveries WHERE tenant_id = ${tenant.id} AND automation_id = ${e.id}`);
+      holding.delete(e.route);
+      for (const res of held.splice(0)) {
+        res.statusCode = 204;
+        res.end();
+      }
+      const started = performance.now();
+      await until(
+        "the delivery written without a notification",
+        () => (received.get(e.route)?.length ?? 0) === 2,
+      );
+      // At the poll it would take a minute; the bound leaves room for a loaded CI machine.
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      await loop.stop();
+      holding.delete(e.route);
     }
   });
 
