@@ -18,7 +18,7 @@ import { emitEvent } from "../events/emit.js";
 import { claimDue } from "./claim.js";
 import { recordSuccesses } from "./record.js";
 import { rowsOf } from "./sql.js";
-import { keyringFrom, startDeliveryLoop } from "./worker.js";
+import { type DeliveryLoopOptions, keyringFrom, startDeliveryLoop } from "./worker.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = pino({ level: "silent" });
@@ -123,11 +123,16 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
+/** The delivery loop for one test tenant's deliveries, with the shared client and the given settings. */
+function loopFor(tenant: TestTenant, options: DeliveryLoopOptions) {
+  return startDeliveryLoop(h.ctx, log, { client, tenantIds: [tenant.id], ...options });
+}
+
 describe("woken on commit", () => {
   it("delivers an event's webhook at once though the loop's poll is a minute away", async () => {
     const tenant = await makeTenant(h);
     const e = await endpoint(tenant);
-    const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+    const loop = loopFor(tenant, { pollMs: 60_000 });
     try {
       await sleep(100); // the loop's first claim (at start) has found nothing
       const latencies: number[] = [];
@@ -149,7 +154,7 @@ describe("woken on commit", () => {
     async () => {
       const tenant = await makeTenant(h);
       const e = await endpoint(tenant);
-      const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+      const loop = loopFor(tenant, { pollMs: 60_000 });
       try {
         const listening = sql`SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN aula_outbox' AND datname = current_database()`;
         const listeners = async () => rowsOf<{ pid: number }>(await h.database.db.execute(listening));
@@ -181,13 +186,7 @@ describe("fair between endpoints", () => {
     const healthy = await Promise.all(Array.from({ length: 3 }, () => endpoint(tenant)));
     // Every event goes to all four; the stuck endpoint's deliveries are the oldest due at every claim.
     for (let i = 0; i < 8; i++) await emit(tenant);
-    const loop = startDeliveryLoop(h.ctx, log, {
-      pollMs: 50,
-      concurrency: 4,
-      endpointConcurrency: 1,
-      client,
-      tenantIds: [tenant.id],
-    });
+    const loop = loopFor(tenant, { pollMs: 50, concurrency: 4, endpointConcurrency: 1 });
     try {
       const started = performance.now();
       await until("the healthy endpoints' 24 deliveries", () =>
@@ -209,13 +208,7 @@ describe("fair between endpoints", () => {
     // Six due at once for an endpoint allowed two claimed at a time (one sending, one waiting): the first claim
     // fills its allowance and leaves four, which nothing but a finished send can reach before the poll.
     for (let i = 0; i < 6; i++) await emit(tenant);
-    const loop = startDeliveryLoop(h.ctx, log, {
-      pollMs: 60_000,
-      concurrency: 4,
-      endpointConcurrency: 1,
-      client,
-      tenantIds: [tenant.id],
-    });
+    const loop = loopFor(tenant, { pollMs: 60_000, concurrency: 4, endpointConcurrency: 1 });
     try {
       const started = performance.now();
       await until("the endpoint's six deliveries", () => (received.get(e.route)?.length ?? 0) === 6);
@@ -230,7 +223,7 @@ describe("fair between endpoints", () => {
     const tenant = await makeTenant(h);
     const e = await endpoint(tenant);
     holding.add(e.route);
-    const loop = startDeliveryLoop(h.ctx, log, { pollMs: 60_000, client, tenantIds: [tenant.id] });
+    const loop = loopFor(tenant, { pollMs: 60_000 });
     try {
       await emit(tenant);
       await until("the first delivery's request", () => (received.get(e.route)?.length ?? 0) === 1);
