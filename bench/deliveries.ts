@@ -21,7 +21,7 @@
  *   (h)  end to end: with the loop running (idle but for its wake-ups), one quiz_submitted event per
  *        transaction at LATENCY_RATE events/s for BENCH_DURATION, each matching one automation — latency from
  *        the emitting transaction's commit (acknowledged) to the receipt of its delivery, p50/p99; split into
- *        commit → attempt start (delivery_attempts.started_at: the wait in the outbox) and attempt start → receipt;
+ *        commit → attempt start (the attempt's started_at: the wait in the outbox) and attempt start → receipt;
  *   (p), (pl) the peer, graphile-worker, as (g) and (h) (bench/peer.ts, passed in as `options.peer`; BENCH_PEER=0
  *        skips them): after (h), with the loop stopped, in the same worker child, to the same receiver and
  *        automations; (p) reports CPU per delivery as (g) does.
@@ -616,7 +616,7 @@ async function deliveriesOf(db: Db, tenantId: string, eventIds: string[]): Promi
       (extract(epoch FROM min(a.started_at)) * 1000)::float8 AS started_ms,
       min(a.duration_ms) AS duration_ms
     FROM webhook_deliveries AS d
-    LEFT JOIN delivery_attempts AS a ON a.tenant_id = d.tenant_id AND a.delivery_id = d.id
+    LEFT JOIN delivery_attempt_log AS a ON a.tenant_id = d.tenant_id AND a.delivery_id = d.id
     WHERE d.tenant_id = ${tenantId}::uuid
       AND d.event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb)::uuid)
     GROUP BY d.tenant_id, d.id

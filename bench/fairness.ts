@@ -308,7 +308,7 @@ async function rowsOfPhase(db: Db, setup: Setup, eventIds: string[]): Promise<Ro
       count(a.attempt)::int AS attempt_rows, min(a.duration_ms) AS duration_ms,
       string_agg(a.outcome, ',') AS outcomes
     FROM webhook_deliveries AS d
-    LEFT JOIN delivery_attempts AS a ON a.tenant_id = d.tenant_id AND a.delivery_id = d.id
+    LEFT JOIN delivery_attempt_log AS a ON a.tenant_id = d.tenant_id AND a.delivery_id = d.id
     WHERE d.tenant_id IN (${setup.tenantA}::uuid, ${setup.tenantB}::uuid)
       AND d.event_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb)::uuid)
     GROUP BY d.tenant_id, d.id
@@ -331,7 +331,7 @@ const ROUNDING_MS = 5;
 async function mostInFlight(db: Db, setup: Setup): Promise<number> {
   const result = await db.execute(sql`
     SELECT (extract(epoch FROM a.started_at) * 1000)::float8 AS started_ms, a.duration_ms
-    FROM delivery_attempts AS a
+    FROM delivery_attempt_log AS a
     JOIN webhook_deliveries AS d ON d.tenant_id = a.tenant_id AND d.id = a.delivery_id
     WHERE d.tenant_id = ${setup.tenantB}::uuid AND d.automation_id = ${setup.hangAutomationId}::uuid`);
   const edges = rowsOf<{ started_ms: number; duration_ms: number }>(result).flatMap((r) => [

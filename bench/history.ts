@@ -8,7 +8,7 @@
  * timed directly, in this process: `claimDue(db, {limit: CLAIM_LIMIT, leaseSeconds: 60})` as the worker calls it,
  * PENDING / CLAIM_LIMIT claims a round (which drain the due rows), the claimed rows put back to pending between
  * rounds (not timed); one unmeasured round, then ROUNDS measured. (l0) with none of the scenario's history; then
- * BENCH_HISTORY succeeded deliveries (one succeeded attempt each in delivery_attempts) inserted with
+ * BENCH_HISTORY succeeded deliveries (each with its succeeded attempt, on its row) inserted with
  * generate_series in batches of INSERT_BATCH, completed between 1 and 31 days past WEBHOOK_RETENTION_DAYS ago, and
  * (l1) the same claims again. Before each phase VACUUM (ANALYZE) of the outbox tables, as autovacuum would after
  * such growth, and a CHECKPOINT. Per claim: mean, p50, p99; l1/l0 compares claims per second at the median claim
@@ -199,27 +199,49 @@ async function seed(database: Database): Promise<Setup> {
   };
 }
 
-/** `rows` succeeded deliveries, each with its succeeded attempt, completed past retention. */
+/**
+ * `rows` succeeded deliveries, each with its succeeded attempt, completed past retention. The attempt is kept on the
+ * delivery row where the schema has its columns (migration 0029), as the worker keeps it; a delivery_attempts row
+ * before that.
+ */
 async function insertHistory(db: Db, setup: Setup, rows: number, log: (m: string) => void): Promise<void> {
   const oldestDays = setup.retentionDays + 1 + HISTORY_SPAN_DAYS;
   const stepSeconds = (HISTORY_SPAN_DAYS * 86_400) / rows;
+  const onRow =
+    (await count(
+      db,
+      sql`SELECT count(*) AS n FROM information_schema.columns
+        WHERE table_name = 'webhook_deliveries' AND column_name = 'success_started_at'`,
+    )) > 0;
   for (let from = 1; from <= rows; from += INSERT_BATCH) {
     const to = Math.min(rows, from + INSERT_BATCH - 1);
-    await db.execute(sql`
-      WITH ins AS (
+    const series = sql`
+      FROM generate_series(${from}::int, ${to}::int) AS n,
+        LATERAL (SELECT now() - make_interval(days => ${oldestDays})
+          + n * ${stepSeconds}::float8 * interval '1 second' AS t) AS ts`;
+    const automation = sql`(${sql.param(setup.automationIds)}::uuid[])[1 + n % ${AUTOMATIONS}]`;
+    if (onRow) {
+      await db.execute(sql`
         INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body,
-          attempts, next_attempt_at, last_status_code, created_at, completed_at)
-        SELECT ${setup.tenantId}::uuid, (${sql.param(setup.automationIds)}::uuid[])[1 + n % ${AUTOMATIONS}],
-          gen_random_uuid(), 'lesson_completed', 'succeeded', ${URL_OF}, '{}'::jsonb, ${BODY}, 1, t, 204, t,
-          t + interval '40 milliseconds'
-        FROM generate_series(${from}::int, ${to}::int) AS n,
-          LATERAL (SELECT now() - make_interval(days => ${oldestDays})
-            + n * ${stepSeconds}::float8 * interval '1 second' AS t) AS ts
-        RETURNING tenant_id, id, automation_id, created_at
-      )
-      INSERT INTO delivery_attempts
-        (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome, status_code)
-      SELECT tenant_id, id, automation_id, 1, created_at, 40, 'succeeded', 204 FROM ins`);
+          attempts, next_attempt_at, last_status_code, created_at, completed_at, success_started_at,
+          success_duration_ms)
+        SELECT ${setup.tenantId}::uuid, ${automation}, gen_random_uuid(), 'lesson_completed', 'succeeded', ${URL_OF},
+          '{}'::jsonb, ${BODY}, 1, t, 204, t, t + interval '40 milliseconds', t, 40
+        ${series}`);
+    } else {
+      await db.execute(sql`
+        WITH ins AS (
+          INSERT INTO webhook_deliveries (tenant_id, automation_id, event_id, event_type, status, url, headers, body,
+            attempts, next_attempt_at, last_status_code, created_at, completed_at)
+          SELECT ${setup.tenantId}::uuid, ${automation}, gen_random_uuid(), 'lesson_completed', 'succeeded',
+            ${URL_OF}, '{}'::jsonb, ${BODY}, 1, t, 204, t, t + interval '40 milliseconds'
+          ${series}
+          RETURNING tenant_id, id, automation_id, created_at
+        )
+        INSERT INTO delivery_attempts
+          (tenant_id, delivery_id, automation_id, attempt, started_at, duration_ms, outcome, status_code)
+        SELECT tenant_id, id, automation_id, 1, created_at, 40, 'succeeded', 204 FROM ins`);
+    }
     if (to % 500_000 === 0 || to === rows) log(`postgres: history ${to} of ${rows} completed deliveries`);
   }
   // The attempts' trigger filled per-minute stats for a month back, which production purges after two hours.
@@ -345,7 +367,9 @@ async function measurePhase(
   const latency = summarise(ms);
   const attempts = await count(
     db,
-    sql`SELECT count(*) AS n FROM delivery_attempts WHERE tenant_id = ${setup.tenantId}::uuid`,
+    (await count(db, sql`SELECT (to_regclass('public.delivery_attempt_log') IS NOT NULL)::int AS n`)) > 0
+      ? sql`SELECT count(*) AS n FROM delivery_attempt_log WHERE tenant_id = ${setup.tenantId}::uuid`
+      : sql`SELECT count(*) AS n FROM delivery_attempts WHERE tenant_id = ${setup.tenantId}::uuid`,
   );
   const tableRows = await count(db, sql`SELECT count(*) AS n FROM webhook_deliveries`);
   return {

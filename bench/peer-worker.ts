@@ -6,8 +6,8 @@
  * that does not get a 2xx throws, as graphile-worker's tasks report failure (it would retry the job).
  *
  * Like our worker, the task opens each automation's sealed secret once and keeps it by its sealed form (a rotated
- * secret is another sealed string). Our loop also writes each attempt to delivery_attempts and updates the
- * delivery row; graphile-worker's counterpart is completing the job (deleting its row), which it batches with
+ * secret is another sealed string). Our loop also completes the delivery row with its successful attempt (and its
+ * endpoint's statistics); graphile-worker's counterpart is completing the job (deleting its row), which it batches with
  * completeJobBatchDelay.
  */
 import { EventEmitter } from "node:events";

@@ -1677,7 +1677,7 @@ async function main(): Promise<void> {
         "receipt); latency = the attempts' duration_ms. A warm-up of N deliveries runs first (with BENCH_WARMUP " +
         `> 0). (h) emits ${LATENCY_RATE} quiz_submitted events/s, one transaction each, for BENCH_DURATION with ` +
         "the loop running; latency = commit (acknowledged) → receipt; delivery.queueWaitMs is commit → " +
-        "delivery_attempts.started_at and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
+        "the attempt's started_at (delivery_attempt_log) and delivery.sendToReceiptMs the rest. Checks: every delivery succeeded " +
         "after one attempt and was received exactly once by webhook-id, nothing else was received, every 50th " +
         "request's signature verifies (standardwebhooks Webhook.verify); delivery.problems lists failures.",
       "(p), (pl), PostgreSQL only (bench/peer.ts, bench/peer-worker.ts; BENCH_PEER=0 skips them): graphile-worker " +

@@ -83,10 +83,10 @@ describe("multi-process comparison", () => {
     expect(about(lost)).toEqual([`${lost.id}: never received`]);
     expect(about(pending)).toEqual([
       `${pending.id}: status pending`,
-      `${pending.id}: 0 succeeded attempt rows`,
+      `${pending.id}: 0 succeeded attempts logged`,
     ]);
     expect(about(twiceRecorded)).toEqual([
-      `${twiceRecorded.id}: 2 succeeded attempt rows`,
+      `${twiceRecorded.id}: 2 succeeded attempts logged`,
       `${twiceRecorded.id}: received 2 times, every attempt recorded`,
     ]);
     expect(about(notHeld)).toEqual([

@@ -11,9 +11,9 @@ export interface DeliveryRow {
   status: string;
   attempts: number;
   body: string;
-  /** Attempt numbers that have a delivery_attempts row. */
+  /** Attempt numbers in the delivery log (delivery_attempt_log: the attempt rows and the success on the delivery). */
   recorded: number[];
-  /** delivery_attempts rows with outcome `succeeded`. */
+  /** Log entries with outcome `succeeded`. */
   succeeded: number;
 }
 
@@ -34,7 +34,7 @@ export async function readTable(db: pg.Pool, tenantId: string): Promise<Table> {
       [tenantId],
     ),
     db.query<{ delivery_id: string; attempt: number; outcome: string }>(
-      "SELECT delivery_id, attempt, outcome FROM delivery_attempts WHERE tenant_id = $1",
+      "SELECT delivery_id, attempt, outcome FROM delivery_attempt_log WHERE tenant_id = $1",
       [tenantId],
     ),
     db.query<{ id: string }>(
@@ -97,7 +97,7 @@ export function compare(
     if (row.status !== "succeeded") problem(`status ${row.status}`);
     if (got.length === 0) problem("never received");
     if (got.length > row.attempts) problem(`received ${got.length} times in ${row.attempts} attempts`);
-    if (row.succeeded !== 1) problem(`${row.succeeded} succeeded attempt rows`);
+    if (row.succeeded !== 1) problem(`${row.succeeded} succeeded attempts logged`);
     for (const receipt of got) {
       if (receipt.body !== row.body) problem("a receipt's body differs from the stored body");
       try {

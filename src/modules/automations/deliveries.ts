@@ -3,7 +3,7 @@ import { type Static, Type } from "typebox";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
-import { deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
+import { deliveryAttemptLog, webhookDeliveries } from "../../db/schema/index.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { PageOf, PageQuery, pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
@@ -160,19 +160,20 @@ export async function getDelivery(db: Executor, tenantId: string, automationId: 
       ),
     );
   if (rows[0] === undefined) throw notFound();
+  // Failed attempts are rows; the successful one is kept on the delivery (migration 0029): the view reads both.
   const attemptLog = await db
     .select({
-      attempt: deliveryAttempts.attempt,
-      startedAt: deliveryAttempts.startedAt,
-      durationMs: deliveryAttempts.durationMs,
-      outcome: deliveryAttempts.outcome,
-      statusCode: deliveryAttempts.statusCode,
-      responseExcerpt: deliveryAttempts.responseExcerpt,
-      error: deliveryAttempts.error,
+      attempt: deliveryAttemptLog.attempt,
+      startedAt: deliveryAttemptLog.startedAt,
+      durationMs: deliveryAttemptLog.durationMs,
+      outcome: deliveryAttemptLog.outcome,
+      statusCode: deliveryAttemptLog.statusCode,
+      responseExcerpt: deliveryAttemptLog.responseExcerpt,
+      error: deliveryAttemptLog.error,
     })
-    .from(deliveryAttempts)
-    .where(and(eq(deliveryAttempts.tenantId, tenantId), eq(deliveryAttempts.deliveryId, deliveryId)))
-    .orderBy(asc(deliveryAttempts.attempt));
+    .from(deliveryAttemptLog)
+    .where(and(eq(deliveryAttemptLog.tenantId, tenantId), eq(deliveryAttemptLog.deliveryId, deliveryId)))
+    .orderBy(asc(deliveryAttemptLog.attempt));
   return {
     ...normalise(rows[0] as Record<string, unknown>),
     attemptLog: attemptLog as Static<typeof DeliveryAttempt>[],

@@ -11,12 +11,18 @@ import { asc, eq, inArray } from "drizzle-orm";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { automations, deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
+import { automations, deliveryAttemptLog, webhookDeliveries } from "../../db/schema/index.js";
 import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { createDnsStub, type DnsStub } from "../../platform/outbound/resolver.js";
 import { checkTargetUrl } from "../../platform/outbound/target-url.js";
-import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import {
+  adminCookie,
+  type Harness,
+  makeTenant,
+  startHarness,
+  type TestTenant,
+} from "../../test-support/harness.js";
 import { startWorker } from "../../worker/runner.js";
 import { claimDue, DISABLED_AUTOMATION_ERROR } from "./claim.js";
 import {
@@ -212,9 +218,9 @@ async function delivery(id: string) {
 async function attemptsOf(id: string) {
   return h.database.db
     .select()
-    .from(deliveryAttempts)
-    .where(eq(deliveryAttempts.deliveryId, id))
-    .orderBy(asc(deliveryAttempts.attempt));
+    .from(deliveryAttemptLog)
+    .where(eq(deliveryAttemptLog.deliveryId, id))
+    .orderBy(asc(deliveryAttemptLog.attempt));
 }
 
 async function automationRow(a: TestAutomation) {
@@ -407,6 +413,25 @@ describe("delivery", () => {
     expect(requests.every((r) => r.verified)).toBe(true);
     // A success clears the failing streak.
     expect((await automationRow(a)).failingSince).toBeNull();
+    // The API's log is the same three attempts: the two failures are rows, the success is on the delivery.
+    const res = await h.inject({
+      method: "GET",
+      url: `/api/institution/automations/${a.id}/deliveries/${id}`,
+      headers: { host: a.tenant.host, cookie: await adminCookie(h, a.tenant) },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().attemptLog).toEqual(
+      attempts.map((t) => ({
+        attempt: t.attempt,
+        startedAt: t.startedAt,
+        durationMs: t.durationMs,
+        outcome: t.outcome,
+        statusCode: t.statusCode,
+        responseExcerpt: t.responseExcerpt,
+        error: t.error,
+      })),
+    );
+    expect(res.json().attemptLog[2]).toMatchObject({ outcome: "succeeded", responseExcerpt: "ok" });
   });
 
   it("gives up after the schedule runs out (schedule.length + 1 attempts)", async () => {
@@ -593,8 +618,8 @@ describe("concurrency and crashes", () => {
     expect(rows.every((r) => r.status === "succeeded" && r.attempts === 1)).toBe(true);
     const attempts = await h.database.db
       .select()
-      .from(deliveryAttempts)
-      .where(inArray(deliveryAttempts.deliveryId, ids));
+      .from(deliveryAttemptLog)
+      .where(inArray(deliveryAttemptLog.deliveryId, ids));
     expect(attempts).toHaveLength(50);
   });
 
@@ -649,6 +674,30 @@ describe("concurrency and crashes", () => {
     expect((await attemptsOf(stale.id)).map((t) => [t.attempt, t.outcome])).toEqual([
       [1, "network"],
       [2, "succeeded"],
+    ]);
+    // A stale success too is logged (as a row: the delivery's own success is the new owner's attempt 2).
+    const staleToo = dead.claimed[1]!;
+    const success = {
+      ok: true as const,
+      status: 202,
+      headers: {},
+      body: "late",
+      truncated: false,
+      durationMs: 4,
+    };
+    const late = await recordAttempt(h.database.db, staleToo, success, {
+      schedule: h.config.outbound.retryScheduleSeconds,
+      startedAt: new Date(),
+    });
+    expect(late.applied).toBe(false);
+    expect(await delivery(staleToo.id)).toMatchObject({
+      status: "succeeded",
+      attempts: 2,
+      lastStatusCode: 200,
+    });
+    expect((await attemptsOf(staleToo.id)).map((t) => [t.attempt, t.outcome, t.statusCode])).toEqual([
+      [1, "succeeded", 202],
+      [2, "succeeded", 200],
     ]);
     expect((await automationRow(a)).failingSince).toBeNull();
   });

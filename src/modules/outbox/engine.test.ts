@@ -5,12 +5,19 @@
  * holding more than its share of the send slots; and successes recorded in batches, fenced like single records.
  */
 import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { automations, deliveryAttempts, webhookDeliveries } from "../../db/schema/index.js";
+import { migrationsFolder } from "../../db/client.js";
+import {
+  automations,
+  deliveryAttemptLog,
+  deliveryAttempts,
+  webhookDeliveries,
+} from "../../db/schema/index.js";
 import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
@@ -335,12 +342,116 @@ describe("records in batches", () => {
       .where(inArray(webhookDeliveries.id, ids));
     expect(rows.filter((r) => r.status === "succeeded")).toHaveLength(29);
     expect(rows.find((r) => r.id === takenOver!.id)?.status).toBe("delivering");
-    // Every attempt really made is in the log, the superseded one included.
+    // Every attempt really made is in the log, the superseded one included: the 29 applied ones on their
+    // deliveries' rows, the superseded one (whose delivery is another worker's now) as an attempt row.
     const logged = await h.database.db
+      .select({ id: deliveryAttemptLog.deliveryId, outcome: deliveryAttemptLog.outcome })
+      .from(deliveryAttemptLog)
+      .where(inArray(deliveryAttemptLog.deliveryId, ids));
+    expect(logged).toHaveLength(30);
+    expect(logged.every((l) => l.outcome === "succeeded")).toBe(true);
+    const attemptRows = await h.database.db
       .select({ id: deliveryAttempts.deliveryId })
       .from(deliveryAttempts)
       .where(inArray(deliveryAttempts.deliveryId, ids));
-    expect(logged).toHaveLength(30);
+    expect(attemptRows).toEqual([{ id: takenOver!.id }]);
+    const applied = await h.database.db
+      .select({ startedAt: webhookDeliveries.successStartedAt, ms: webhookDeliveries.successDurationMs })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.id, ids));
+    expect(applied.filter((r) => r.startedAt !== null && r.ms === 3)).toHaveLength(29);
     expect(e.id).toBe(claimed[0]?.automationId);
+    // Every attempt is counted once in the endpoint's statistics, on the row or not.
+    const stats = async () =>
+      rowsOf<{ attempts: number; succeeded: number }>(
+        await h.database.db.execute(sql`
+          SELECT sum(attempts)::int AS attempts, sum(succeeded)::int AS succeeded FROM delivery_stats
+          WHERE tenant_id = ${tenant.id} AND automation_id = ${e.id}`),
+      )[0];
+    expect(await stats()).toEqual({ attempts: 30, succeeded: 30 });
+
+    // The same record again (a reply lost after the commit, say) changes nothing: no attempt is logged twice.
+    const again = await recordSuccesses(
+      h.database.db,
+      claimed.slice(1).map((delivery) => ({ delivery, result: ok, startedAt: new Date() })),
+    );
+    expect(again.every((r) => !r.applied)).toBe(true);
+    const loggedAgain = await h.database.db
+      .select({ id: deliveryAttemptLog.deliveryId })
+      .from(deliveryAttemptLog)
+      .where(inArray(deliveryAttemptLog.deliveryId, ids));
+    expect(loggedAgain).toHaveLength(30);
+    expect(await stats()).toEqual({ attempts: 30, succeeded: 30 });
+  });
+
+  it("migration 0029 moves each logged success onto its delivery, and leaves the other attempts as rows", async () => {
+    const tenant = await makeTenant(h);
+    const e = await endpoint(tenant);
+    for (let i = 0; i < 2; i++) await emit(tenant);
+    const [done, waiting] = await h.database.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.automationId, e.id));
+    // As before 0029: `done` succeeded at its second attempt, both attempts rows; `waiting` failed once, retrying.
+    const at = "2026-11-01T10:00:00.000Z";
+    await h.database.db.execute(sql`
+      UPDATE webhook_deliveries SET status = 'succeeded', attempts = 2, last_status_code = 200, completed_at = now()
+      WHERE id = ${done!.id}`);
+    await h.database.db.execute(sql`
+      UPDATE webhook_deliveries SET attempts = 1, last_status_code = 500 WHERE id = ${waiting!.id}`);
+    await h.database.db.insert(deliveryAttempts).values([
+      { ...row(done!.id), attempt: 1, outcome: "http_error", statusCode: 500 },
+      { ...row(done!.id), attempt: 2, outcome: "succeeded", statusCode: 200, responseExcerpt: "thanks" },
+      { ...row(waiting!.id), attempt: 1, outcome: "http_error", statusCode: 500 },
+    ]);
+    function row(deliveryId: string) {
+      return { tenantId: tenant.id, deliveryId, automationId: e.id, startedAt: at, durationMs: 12 };
+    }
+    // The migration's data statements, as written in it.
+    const statements = readFileSync(`${migrationsFolder()}/0029_delivery_success_on_row.sql`, "utf8")
+      .split("--> statement-breakpoint")
+      .filter((s) => /^(UPDATE "webhook_deliveries"|DELETE FROM "delivery_attempts")/m.test(s));
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) await h.database.db.execute(sql.raw(statement));
+
+    const [moved] = await h.database.db
+      .select({
+        startedAt: webhookDeliveries.successStartedAt,
+        ms: webhookDeliveries.successDurationMs,
+        excerpt: webhookDeliveries.successExcerpt,
+      })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, done!.id));
+    expect(moved).toEqual({ startedAt: at, ms: 12, excerpt: "thanks" });
+    const rows = await h.database.db
+      .select({ id: deliveryAttempts.deliveryId, attempt: deliveryAttempts.attempt })
+      .from(deliveryAttempts)
+      .where(inArray(deliveryAttempts.deliveryId, [done!.id, waiting!.id]));
+    expect(rows.map((r) => [r.id, r.attempt]).sort()).toEqual(
+      [
+        [done!.id, 1],
+        [waiting!.id, 1],
+      ].sort(),
+    );
+    // The log reads as it did: both of done's attempts, in order, and waiting's failure.
+    const logOf = (id: string) =>
+      h.database.db
+        .select({
+          attempt: deliveryAttemptLog.attempt,
+          outcome: deliveryAttemptLog.outcome,
+          statusCode: deliveryAttemptLog.statusCode,
+          excerpt: deliveryAttemptLog.responseExcerpt,
+          startedAt: deliveryAttemptLog.startedAt,
+        })
+        .from(deliveryAttemptLog)
+        .where(eq(deliveryAttemptLog.deliveryId, id))
+        .orderBy(deliveryAttemptLog.attempt);
+    expect(await logOf(done!.id)).toEqual([
+      { attempt: 1, outcome: "http_error", statusCode: 500, excerpt: null, startedAt: at },
+      { attempt: 2, outcome: "succeeded", statusCode: 200, excerpt: "thanks", startedAt: at },
+    ]);
+    expect(await logOf(waiting!.id)).toEqual([
+      { attempt: 1, outcome: "http_error", statusCode: 500, excerpt: null, startedAt: at },
+    ]);
   });
 });

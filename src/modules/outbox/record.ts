@@ -1,6 +1,8 @@
 /**
- * What an attempt left behind: one `delivery_attempts` row per attempt (the tenant's delivery log), and the
- * delivery's next state, written in one transaction.
+ * What an attempt left behind, written in one transaction: the attempt in the tenant's delivery log, and the
+ * delivery's next state. A failed attempt is a `delivery_attempts` row; a successful one is kept on the delivery
+ * row it completes (migration 0029; the view `delivery_attempt_log` reads both), unless its claim was no longer
+ * the worker's, when it too is a row.
  *
  * The retry policy (CONTRACT "Automations and webhooks", issue "Deliveries"):
  * - 2xx: succeeded. Anything else is a failed attempt, 3xx included: redirects are never followed (SSRF, and a
@@ -168,6 +170,12 @@ export async function recordAttempt(
 ): Promise<RecordResult> {
   const facts = describeAttempt(result, options.now?.getTime());
   const decision = decide(facts, delivery.attempt, options.schedule);
+  // A success is written as the batch writes it (kept on the delivery row): one path for both.
+  if (decision.status === "succeeded") {
+    const now = options.now === undefined ? {} : { now: options.now };
+    const [record] = await recordSuccesses(db, [{ delivery, result, startedAt: options.startedAt }], now);
+    return record!;
+  }
   const now = clock(options.now);
   const { tenantId, id, automationId, attempt } = delivery;
   return db.transaction(async (tx) => {
@@ -193,6 +201,7 @@ export async function recordAttempt(
       FROM webhook_deliveries WHERE tenant_id = ${tenantId} AND id = ${id}
       ON CONFLICT DO NOTHING`);
 
+    // Only failures get here (a success went to recordSuccesses above).
     const next =
       decision.status === "pending"
         ? sql`next_attempt_at = ${now} + make_interval(secs => ${decision.delaySeconds}), completed_at = NULL`
@@ -207,12 +216,6 @@ export async function recordAttempt(
     );
     if (updated.length === 0) return unapplied;
 
-    if (decision.status === "succeeded") {
-      await tx.execute(sql`
-        UPDATE automations SET failing_since = NULL
-        WHERE tenant_id = ${tenantId} AND id = ${automationId} AND failing_since IS NOT NULL`);
-      return { facts, decision, applied: true, disabledReason: null };
-    }
     const reason =
       decision.status === "failed" && decision.why === "gone"
         ? GONE_REASON
@@ -269,10 +272,11 @@ export interface SucceededAttempt {
 }
 
 /**
- * Records many successful attempts in one statement (so one transaction), whatever their number: the same rows
- * `recordAttempt` writes for a 2xx (the attempt logged, the delivery succeeded if the claim is still ours, the
- * endpoint's `failing_since` cleared), which is how the worker keeps up with a fast receiver. Failures keep
- * going through `recordAttempt`, one by one: they are rarer, and each may disable its automation.
+ * Records many successful attempts in one statement (so one transaction), whatever their number: each delivery
+ * succeeded, with its attempt kept on its row and counted in `delivery_stats`, where the claim is still ours
+ * (otherwise the attempt is logged as a `delivery_attempts` row); the endpoints' `failing_since` cleared. This is
+ * how the worker keeps up with a fast receiver. Failures go through `recordAttempt`, one by one: they are
+ * rarer, and each may disable its automation.
  *
  * The automations are locked first, FOR KEY SHARE in id order, for the reason `recordAttempt` locks its
  * automation first (deleting an automation cascades to its deliveries; this keeps the same order), and KEY SHARE
@@ -296,9 +300,9 @@ export async function recordSuccesses(
     status_code: facts[i]!.statusCode,
     excerpt: facts[i]!.responseExcerpt,
   }));
-  // The function aula_outbox_record_successes (migration 0018) does it with its plans kept: the automations
-  // locked FOR KEY SHARE in id order; the deliveries succeeded where the claim is still the caller's; every attempt
-  // logged (ON CONFLICT DO NOTHING); failing streaks ended, those automations locked in id order.
+  // The function aula_outbox_record_successes (migration 0029) does it with its plans kept: the automations
+  // locked FOR KEY SHARE in id order; the deliveries succeeded where the claim is still the caller's, the others'
+  // attempts logged as rows; failing streaks ended, those automations locked in id order.
   const done = rowsOf<{ id: string }>(
     await db.execute(
       sql`SELECT id FROM aula_outbox_record_successes(${JSON.stringify(rows)}::jsonb, ${options.now === undefined ? null : options.now.toISOString()}::timestamptz)`,
