@@ -36,6 +36,12 @@
  *       bench/fairness-worker.ts, WEBHOOK_TIMEOUT_MS 2000 for the scenario) — (k0) alone, (k1) with a 100th
  *       endpoint that never answers and gets the same share, each run twice (k0 k1 k1 k0): healthy deliveries/s
  *       (loop start → last healthy receipt), and k1/k0 (target ≥ 0.8);
+ *   (o) the event loop under a hostile tenant (bench/hostile.ts): tenant A sends every known hostile input
+ *       (templates, conditions, inbound body, CSS, HTML, bulk and deep bodies at their limits, a recurrence rule
+ *       that never occurs, a backtracking profile-field pattern) while tenant B lists courses every 20 ms —
+ *       monitorEventLoopDelay p50/p99/max in the server's process (target max ≤ 50 ms), B's latencies. Alone:
+ *       BENCH_SIZES= BENCH_PGLITE_ROWS=0 BENCH_WEBHOOK_TENANTS=0 BENCH_DELIVERIES=0 BENCH_CATALOGUE=0
+ *       BENCH_FAIRNESS=0 BENCH_HISTORY=0 BENCH_CALENDAR=0 BENCH_MEDIA_UPLOAD_MIB=0 npm run bench
  *   (l) the claim as history grows (bench/history.ts): claimDue of 100 out of 2,000 due deliveries, timed
  *       directly, with none (l0) and BENCH_HISTORY (l1) succeeded deliveries (and their attempts) in the outbox —
  *       per claim mean/p50/p99, l1/l0 in claims/s (target ≈ 1), the claim's EXPLAIN after each (execution time
@@ -64,7 +70,9 @@
  * skips (e) and (f)), BENCH_DELIVERIES (10000: N of (g) and (p); 0 skips (g0) to (pl)), BENCH_PEER (1; 0 skips (p)
  * and (pl)), BENCH_CATALOGUE (1; 0 skips
  * (i) and (j)), BENCH_FAIRNESS (1; 0 skips (k)), BENCH_HISTORY (1000000: completed deliveries of (l1); 0 skips (l)),
- * BENCH_CALENDAR (1000: events in the user's feed of (n); 0 skips (n)), BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
+ * BENCH_CALENDAR (1000: events in the user's feed of (n); 0 skips (n)), BENCH_HOSTILE (1; 0 skips (o)),
+ * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
+ * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
  * in about a minute:
@@ -113,7 +121,9 @@ import {
   measureFairness,
 } from "./fairness.js";
 import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
+import { HOSTILE_TARGET_MAX_MS, type HostileMixResult, measureHostileMix } from "./hostile.js";
 import { requestJson } from "./http.js";
+import { type ListsResult, measureLists } from "./lists.js";
 import { type MediaUploadResult, measureMediaUpload } from "./media-upload.js";
 import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
@@ -129,6 +139,7 @@ import {
   makeTenant,
   type Subscriber,
 } from "./seed.js";
+import { measureStartup, type StartupResult } from "./startup.js";
 import {
   type BillingSetup,
   billingSetup,
@@ -179,7 +190,15 @@ const settings = {
   fairness: envInt("BENCH_FAIRNESS", 1) > 0,
   history: envInt("BENCH_HISTORY", 1_000_000),
   calendar: envInt("BENCH_CALENDAR", 1000),
+  /** (q): rows of each list's large tenant in the lists scenario (bench/lists.ts, against 1,000); 0 skips (q). */
+  lists: envInt("BENCH_LISTS", 100_000),
+  /** (q): rows of the tenant each list's searches and filters are also measured at (against BENCH_LISTS); 0 skips. */
+  listsHuge: envInt("BENCH_LISTS_HUGE", 1_000_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
+  /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
+  hostile: envInt("BENCH_HOSTILE", 1) > 0,
+  /** (s): warm starts of `npm start` timed to their first answer (bench/startup.ts); 0 skips (s). */
+  startup: envInt("BENCH_STARTUP", 5),
   /** (m): MiB of the local-disk upload (bench/media-upload.ts); 0 skips it. */
   mediaUploadMiB: envInt("BENCH_MEDIA_UPLOAD_MIB", 1024),
 };
@@ -198,6 +217,10 @@ const customised =
     "BENCH_HISTORY",
     "BENCH_CPU_PROF",
     "BENCH_MEDIA_UPLOAD_MIB",
+    "BENCH_HOSTILE",
+    "BENCH_LISTS",
+    "BENCH_LISTS_HUGE",
+    "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
   process.env.BENCH_SIZES !== undefined;
@@ -1293,12 +1316,24 @@ async function main(): Promise<void> {
   const explains: PlanSummary[] = [];
   const cataloguePlans: CataloguePlan[] = [];
   const seedSeconds: Record<string, number> = {};
+  // (s) first, on the idle machine: a warm `npm start` to its first answer.
+  let startup: StartupResult | undefined;
+  if (settings.startup > 0) {
+    startup = await timed("(s) npm start: one cold start, then warm starts to the first answer", () =>
+      measureStartup(ROOT, settings.startup),
+    );
+    log(
+      `(s) warm start ${startup.medianWarmSeconds} s median (runs ${startup.warmSeconds.join(", ")}; cold ` +
+        `${startup.coldSeconds} s; target ≤ ${startup.targetSeconds} s)`,
+    );
+  }
   const billing = await billingSetup();
 
   // PostgreSQL: one tenant grown 1k → 100k → 1M; (a), (b), (c) at each size.
   const pgDb = await createBenchDatabase();
   let postgresVersion = "";
   let calendarFeed: CalendarFeedResult | undefined;
+  let lists: ListsResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1405,6 +1440,19 @@ async function main(): Promise<void> {
           WORKER: "off",
         });
         calendarFeed = await measureCalendarFeed(database, appConfig, settings.calendar, log);
+      }
+      // (q): every list's sorts, searches and filters at 1k against BENCH_LISTS (bench/lists.ts).
+      if (settings.lists > 0) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        const sizes = { small: 1000, large: settings.lists, huge: settings.listsHuge };
+        lists = await measureLists(database, appConfig, sizes, log);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1596,6 +1644,38 @@ async function main(): Promise<void> {
     );
     process.exitCode = 1;
   }
+  let hostileMix: HostileMixResult | undefined;
+  if (settings.hostile) {
+    const pgHostile = await createBenchDatabase();
+    const database = await openDatabase({ url: pgHostile.url, dataDir: ":memory:", poolSize: 10 });
+    try {
+      await database.migrate();
+      const appConfig = loadConfig({
+        NODE_ENV: "production",
+        DATABASE_URL: pgHostile.url,
+        SESSION_SECRET: randomBytes(32).toString("hex"),
+        SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+        LOG_LEVEL: "warn",
+        WORKER: "off",
+      });
+      hostileMix = await timed("(o) the event loop under a hostile tenant", () =>
+        measureHostileMix(database, appConfig, log),
+      );
+    } finally {
+      await database.close();
+      await pgHostile.drop();
+    }
+    const o = hostileMix;
+    out.push(
+      "",
+      "(o) event loop under a hostile tenant (PostgreSQL, the app in the bench process, B polling every 20 ms):",
+      `  event-loop delay p50 ${o.loopDelayMs.p50} ms, p99 ${o.loopDelayMs.p99} ms, max ${o.loopDelayMs.max} ms ` +
+        `(target max <= ${HOSTILE_TARGET_MAX_MS} ms: ${o.verdict}); tenant B: ${o.bRequests} requests, ` +
+        `p50 ${o.bLatencyMs.p50} ms, p99 ${o.bLatencyMs.p99} ms, max ${o.bLatencyMs.max} ms, ${o.bErrors} not 200`,
+      ...(o.stalledOn === null ? [] : [`  stopped: ${o.stalledOn} held the server past the cap`]),
+      ...o.inputs.map((i) => `  ${i.label.padEnd(56)} ${i.status}  loop delay up to ${i.loopMaxMs} ms`),
+    );
+  }
   let mediaUpload: MediaUploadResult | undefined;
   if (settings.mediaUploadMiB > 0) {
     const pgMedia = await createBenchDatabase();
@@ -1623,6 +1703,8 @@ async function main(): Promise<void> {
   const report = {
     generatedAt: now.toISOString(),
     ...(calendarFeed === undefined ? {} : { calendarFeed }),
+    ...(hostileMix === undefined ? {} : { hostileMix }),
+    ...(lists === undefined ? {} : { lists }),
     machine: {
       node: process.version,
       cpus: cpus().length,
@@ -1756,6 +1838,7 @@ async function main(): Promise<void> {
     explain: explains,
     catalogueExplain: cataloguePlans,
     mediaUpload: mediaUpload ?? null,
+    startup: startup ?? null,
     elapsedSeconds: elapsed,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });

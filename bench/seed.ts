@@ -18,13 +18,19 @@ export interface BenchTenant {
   adminUserId: string;
 }
 
-export async function makeTenant(db: Db, plans: PlanConfig, prefix: string): Promise<BenchTenant> {
+/** A tenant and its administrator (`admin@<slug>.test`), whose password is random unless given (to log in). */
+export async function makeTenant(
+  db: Db,
+  plans: PlanConfig,
+  prefix: string,
+  adminPassword = randomBytes(12).toString("hex"),
+): Promise<BenchTenant> {
   const slug = `${prefix}-${randomBytes(4).toString("hex")}`;
   const created = await createTenant(db, plans, {
     slug,
     name: `Bench ${prefix}`,
     adminEmail: `admin@${slug}.test`,
-    adminPassword: randomBytes(12).toString("hex"),
+    adminPassword,
   });
   return { id: created.tenantId, slug, adminUserId: created.adminUserId };
 }

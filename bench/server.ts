@@ -29,7 +29,8 @@ import { CoursePage, type CourseRecord, ListCoursesQuery } from "../src/modules/
 import { tenantOf } from "../src/platform/auth/request.js";
 import { createContext } from "../src/platform/context.js";
 import type { App } from "../src/platform/http/types.js";
-import { pageEnvelope, pageWindow } from "../src/platform/pagination/pagination.js";
+import { cappedPageEnvelope, exactTotal } from "../src/platform/pagination/capped.js";
+import { pageWindow } from "../src/platform/pagination/pagination.js";
 import type { ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV } from "./protocol.js";
 import { pageQuery, totalQuery } from "./queries.js";
@@ -58,7 +59,7 @@ function preparedPage(database: Database, name: string) {
       total.execute({ tenantId }),
     ]);
     // The status column is text; repo.ts casts its rows the same way.
-    return pageEnvelope(rows as CourseRecord[], counter[0]?.value ?? 0, window);
+    return cappedPageEnvelope(rows as CourseRecord[], exactTotal(counter[0]?.value ?? 0), window);
   };
 }
 

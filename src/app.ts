@@ -16,13 +16,15 @@ import {
 } from "./platform/errors/handler.js";
 import { AccessLog } from "./platform/http/access-log.js";
 import { registerHostGuard } from "./platform/http/host.js";
+import { noBodyAsEmptyObject, registerJsonBodyParser } from "./platform/http/json-body.js";
 import { withLogRedaction } from "./platform/http/log-redaction.js";
 import { registerNulGuard } from "./platform/http/nul-guard.js";
 import type { App } from "./platform/http/types.js";
-import { validatorCompiler } from "./platform/http/validation.js";
+import { schemaErrorFormatter, validatorCompiler } from "./platform/http/validation.js";
 import { registerIdempotency } from "./platform/idempotency/idempotency.js";
 import { registerDocs } from "./platform/openapi/docs.js";
 import { registerOpenApi } from "./platform/openapi/openapi.js";
+import { tenantNotFound } from "./platform/tenancy/resolver.js";
 
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
@@ -65,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // A custom domain in `/domains/:host` may be 253 characters; longer parameters are answered 404.
     routerOptions: { maxParamLength: 256 },
     frameworkErrors,
+    schemaErrorFormatter,
     clientErrorHandler: answerClientError,
   }).withTypeProvider() as unknown as App;
   options.instrument?.(app);
@@ -74,6 +77,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   // JSON is the only request body the API takes; anything else is 415 before it is read.
   app.removeContentTypeParser("text/plain");
+  registerJsonBodyParser(app);
+  noBodyAsEmptyObject(app, isCorsPath);
 
   // Every route must say who may call it; /api routes must do so explicitly.
   app.decorate("routeDeclarations", []);
@@ -107,7 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(cookie);
   registerErrorHandling(app);
-  registerCors(app);
+  await registerCors(app);
   registerAuthPipeline(app, ctx);
   registerIdempotency(app, ctx);
   registerNulGuard(app);
@@ -116,7 +121,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Unknown paths under /api/institution on an unknown host say so, like known paths do.
   app.setNotFoundHandler(async (request, reply) => {
     if (isCorsPath(request.url) && (await ctx.tenants.resolve(request.headers.host)) === null) {
-      return reply.status(404).send(renderError(request, reply, new AppError("tenant_not_found")));
+      const refusal = tenantNotFound(request.headers.host, ctx.config.baseDomain);
+      return reply.status(404).send(renderError(request, reply, refusal));
     }
     return reply.status(404).send(renderError(request, reply, new AppError("not_found")));
   });

@@ -9,6 +9,8 @@ export interface OpenContextOptions {
    * writePgliteImage) instead of an empty cluster. Ignored for any other database.
    */
   pgliteImage?: string;
+  /** Told what start-up is doing (the database it opens, the migrations it applies), so a start is not silent. */
+  onProgress?: (message: string) => void;
 }
 
 /** What every entry point does first: open the configured database, bring its schema up to date, build the context. */
@@ -17,6 +19,14 @@ export async function openContext(
   poolSize = config.db.poolSize,
   options: OpenContextOptions = {},
 ): Promise<AppContext> {
+  const say = options.onProgress ?? (() => {});
+  say(
+    config.db.url !== undefined
+      ? "database: connecting to PostgreSQL"
+      : config.db.dataDir === ":memory:"
+        ? "database: an embedded database in memory"
+        : `database: opening the embedded database in ${config.db.dataDir} (created on the first start)`,
+  );
   const database = await openDatabase({
     url: config.db.url,
     dataDir: config.db.dataDir,
@@ -26,7 +36,8 @@ export async function openContext(
       : {}),
   });
   try {
-    await database.migrate();
+    const { applied, total } = await database.migrate();
+    say(`database: ${applied} migration${applied === 1 ? "" : "s"} applied (${total} in all)`);
   } catch (err) {
     await database.close();
     throw err;

@@ -1,3 +1,4 @@
+import pino from "pino";
 import { buildApp } from "./app.js";
 import { exitOnStartupFailure, openContext } from "./bootstrap.js";
 import { loadConfig } from "./config/index.js";
@@ -6,7 +7,9 @@ import { closeContext } from "./platform/context.js";
 /** config → database (migrated) → app → listen; the worker runs in-process unless WORKER=off. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const ctx = await openContext(config);
+  // The app's own logger exists once the database is open; start-up says what it does before that.
+  const startup = pino({ level: config.logLevel });
+  const ctx = await openContext(config, undefined, { onProgress: (message) => startup.info(message) });
   const app = await buildApp(ctx);
   // Loaded only when it runs in this process: its mail and delivery clients (nodemailer, undici) are memory a
   // server started with WORKER=off (a worker process of its own) never uses.

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
   // No request headers here; the serializers keep query values and tokens out of logged errors.
   const log = pino(withLogRedaction({ level: config.logLevel }, []));
-  const ctx = await openContext(config);
+  const ctx = await openContext(config, undefined, { onProgress: (message) => log.info(message) });
   const worker = startWorker(ctx, log);
   const stop = async () => {
     await worker.stop();

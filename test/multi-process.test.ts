@@ -30,6 +30,8 @@ const EVENTS = 10_000;
 const BATCH = 1_000;
 /** The victim is killed once the receiver has seen this many distinct deliveries. */
 const KILL_AFTER = Math.round(EVENTS * 0.3);
+/** How long the receiver may hold its answers back while waiting for the victim to have sends in flight. */
+const HOLD_MS = 700;
 /** Sends in flight per worker (WEBHOOK_CONCURRENCY), to our one endpoint too (WEBHOOK_ENDPOINT_CONCURRENCY). */
 const CONCURRENCY = 50;
 /**
@@ -222,17 +224,32 @@ describe.skipIf(SERVER_URL === undefined)(
         producedMs = performance.now() - started;
       });
 
-      // Freeze the victim, note what is leased, then SIGKILL it: a lease taken after the note cannot be its.
+      // Freeze the victim, note what is leased, then SIGKILL it: a lease taken after the note cannot be its. The
+      // kill must land mid-batch whatever the pace of production: the receiver holds its answers until more
+      // sends are waiting than one worker may have in flight (CONCURRENCY), so the victim has some of them.
       const victim = children.find((c) => c.name === "worker-1") as Child;
       const kill = (async () => {
         let seen = 0;
         let progressAt = performance.now();
-        while (rx.receipts.size < KILL_AFTER) {
+        const progressing = () => {
           assertRunning();
           if (rx.receipts.size > seen) [seen, progressAt] = [rx.receipts.size, performance.now()];
           if (performance.now() - progressAt > STALL_MS)
             throw new Error(`stalled at ${seen} deliveries received`);
+        };
+        while (rx.receipts.size < KILL_AFTER) {
+          progressing();
           await sleep(10);
+        }
+        for (;;) {
+          progressing();
+          rx.hold();
+          // Well inside WEBHOOK_TIMEOUT_MS, so no held send times out; else the next batch gets its turn.
+          const holdUntil = performance.now() + HOLD_MS;
+          while (rx.held() <= CONCURRENCY && performance.now() < holdUntil) await sleep(5);
+          if (rx.held() > CONCURRENCY) break;
+          rx.release();
+          await sleep(50);
         }
         const receivedAtKill = rx.receipts.size;
         victim.process.kill("SIGSTOP");
@@ -240,6 +257,7 @@ describe.skipIf(SERVER_URL === undefined)(
         await sleep(200);
         const heldAtKill = await leased();
         victim.process.kill("SIGKILL");
+        rx.release();
         const killedAt = performance.now() - started;
         expect((await victim.exited).signal).toBe("SIGKILL");
         await workerStarted(startWorkerProcess("worker-1-restarted"));

@@ -179,6 +179,7 @@ const CORE: Fixtures = {
     makeObject: inboundAutomation,
     snapshot: automationRow,
   },
+  "GET /api/institution/events": {},
   "GET /api/institution/events/:id": { makeObject: platformEvent, snapshot: eventRow },
   "GET /api/institution/automations/:id/deliveries": { makeObject: automation, snapshot: automationRow },
   "GET /api/institution/automations/:id/stats": { makeObject: automation, snapshot: automationRow },

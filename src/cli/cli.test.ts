@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -18,7 +18,28 @@ async function cli(...argv: string[]): Promise<{ code: number; lines: string[] }
   return { code, lines };
 }
 
+const journal = JSON.parse(
+  readFileSync(new URL("../db/migrations/meta/_journal.json", import.meta.url), "utf8"),
+) as { entries: unknown[] };
+
 describe("admin CLI", () => {
+  it("says how many migrations it applied, of how many: all on a new database, then none", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "aula-cli-migrate-"));
+    try {
+      const run = async () => {
+        const lines: string[] = [];
+        const env = { DATA_DIR: fresh, NODE_ENV: "test" };
+        expect(await runCli(["migrate", "--json"], { env, out: (l) => lines.push(l) })).toBe(0);
+        return JSON.parse(lines[0] as string);
+      };
+      const total = journal.entries.length;
+      expect(await run()).toEqual({ migrated: true, applied: total, total });
+      expect(await run()).toEqual({ migrated: true, applied: 0, total });
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it("prints usage for --help", async () => {
     const { code, lines } = await cli("--help");
     expect(code).toBe(0);

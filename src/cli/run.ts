@@ -69,9 +69,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...io.env });
   const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: 2 });
   try {
-    await database.migrate();
+    const { applied, total } = await database.migrate();
     if (command === "migrate") {
-      io.out(values.json ? JSON.stringify({ migrated: true }) : "migrations applied");
+      io.out(
+        values.json
+          ? JSON.stringify({ migrated: true, applied, total })
+          : `${applied} migration${applied === 1 ? "" : "s"} applied (${total} in all)`,
+      );
       return 0;
     }
     if (command === "tenant create") {

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
@@ -24,7 +26,8 @@ export type Executor = Db | Tx;
 export interface Database {
   kind: "pglite" | "postgres";
   db: Db;
-  migrate(): Promise<void>;
+  /** Brings the schema up to date; says how many migrations this call applied, of how many there are. */
+  migrate(): Promise<MigrationReport>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -33,6 +36,31 @@ export interface Database {
    * lost. Resolves once listening; the function it resolves to stops.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+}
+
+export interface MigrationReport {
+  applied: number;
+  total: number;
+}
+
+/** The migrations drizzle has recorded in this database (none before the first). */
+async function recordedMigrations(query: (text: string) => Promise<{ rows: unknown[] }>): Promise<number> {
+  // Two statements: a query naming a table that does not exist fails when it is parsed, whatever guards it.
+  const exists = await query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS e");
+  if (!(exists.rows[0] as { e: boolean }).e) return 0;
+  const result = await query("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations");
+  return (result.rows[0] as { n: number }).n;
+}
+
+/** Migrations around `run`: the count it applied, from drizzle's own record of them. */
+async function reportingMigration(
+  query: (text: string) => Promise<{ rows: unknown[] }>,
+  run: () => Promise<void>,
+): Promise<MigrationReport> {
+  const before = await recordedMigrations(query);
+  await run();
+  const total = await recordedMigrations(query);
+  return { applied: total - before, total };
 }
 
 /** A channel name as LISTEN takes it: an identifier, so only these characters (it is spliced into the statement). */
@@ -87,7 +115,10 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+        return await reportingMigration(
+          (text) => client.query(text),
+          () => migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() }),
+        );
       } finally {
         await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
         client.release();
@@ -208,11 +239,35 @@ export class DataDirInUseError extends Error {
 /** A PGlite with the extensions the migrations need, in `dir` (none: in memory), or a copy of `image`. */
 async function createPglite(dir: string | undefined, image?: Blob): Promise<PGlite> {
   const client = await PGlite.create(dir, {
-    extensions: { unaccent, pg_trgm, btree_gin },
+    extensions: { unaccent, pg_trgm, btree_gin, btree_gist },
     ...(image === undefined ? {} : { loadDataDir: image }),
   });
   await client.exec("SET TIME ZONE 'UTC'");
+  // PGlite runs on the event loop, and its files live in memory (or go through it): filling each new 16 MB WAL
+  // segment with zeros, which reserves disk space for a server, copied ever larger buffers for 40-70 ms of one
+  // statement every 16 MB of writes, so a bulk write stalled every other request. Only this one session writes.
+  await client.exec("SET wal_init_zero = off");
+  yieldAfterEachStatement(client);
   return client;
+}
+
+/** The first byte of the protocol's Sync message, which ends each statement PGlite runs (query or exec). */
+const SYNC = 0x53;
+
+/**
+ * PGlite runs each statement synchronously on the event loop, and its answers settle at once, so a chain of
+ * statements (a transaction's lookups, checks and writes) would hold the loop from the first to the last: a bulk
+ * write kept every other tenant's request waiting 50-100 ms. After each statement the loop gets a turn, so what
+ * another request waits for is one statement, as on a server. (Another request's statements still queue behind
+ * the open transaction: PGlite has one session.)
+ */
+function yieldAfterEachStatement(client: PGlite): void {
+  const exec = client.execProtocolStream.bind(client);
+  client.execProtocolStream = async (message, options) => {
+    const answer = await exec(message, options);
+    if (message[0] === SYNC) await nextTurn();
+    return answer;
+  };
 }
 
 function migratePgliteClient(client: PGlite): Promise<void> {
@@ -275,8 +330,11 @@ async function openPglite(dataDir: string, image?: string): Promise<Database> {
   return {
     kind: "pglite",
     db,
-    async migrate() {
-      await migratePgliteClient(client);
+    migrate() {
+      return reportingMigration(
+        (text) => client.query(text),
+        () => migratePgliteClient(client),
+      );
     },
     async ping() {
       await client.query("SELECT 1");

@@ -15,7 +15,8 @@ export const enUS = {
   insufficient_scope: "This API key does not have the scope required here: {scope}.",
   session_required: "This operation requires a signed-in session; API keys are not accepted.",
   not_found: "The requested resource was not found.",
-  tenant_not_found: "No institution is served at this address.",
+  tenant_not_found:
+    "No institution is served at {host}. Each institution has its own host, <slug>.{baseDomain}, or a custom domain it has verified.",
   conflict: "The request conflicts with the current state of the resource.",
   "conflict.email_taken": "A user with this e-mail already exists in this institution.",
   "conflict.last_admin": "An institution must keep at least one active administrator.",
@@ -33,7 +34,8 @@ export const enUS = {
   headers_too_large: "The request headers are too large.",
   request_timeout: "The request was not received in time.",
   unsupported_media_type: "Send the request body as application/json.",
-  student_limit_reached: "The plan's limit of {limit} students has been reached.",
+  student_limit_reached:
+    "The {plan} plan admits {limit} students and has no seat left. An administrator can move the institution to a larger plan (POST /api/institution/billing/checkout).",
   rate_limit_exceeded: "Too many requests. Try again in {retryAfter} seconds.",
   "rate_limit_exceeded.login": "Too many sign-in attempts. Try again in {retryAfter} seconds.",
   internal_error: "An unexpected error occurred. Please try again later.",
@@ -52,9 +54,12 @@ export const enUS = {
   payment_provider_error: "The payment provider could not be reached. Please try again later.",
   billing_not_configured: "Billing is not available for this plan and currency right now.",
   "field.header_reserved": "This header is set by the platform or by HTTP itself and cannot be configured.",
-  "field.url_forbidden": "Must be an http(s) URL of a public host, without templates or credentials.",
+  "field.url_forbidden":
+    "Must be an http(s) URL of a public host, without templates or credentials. An address on your own machine or network (a receiver during development) is reached only once the server's operator lists its range in OUTBOUND_ALLOW_CIDRS, for example 127.0.0.1/32.",
   "field.required": "This field is required.",
   "field.unknown": "This field is not allowed.",
+  "field.unknown_cursor":
+    "No event with this id is kept for this institution (events are kept 30 days); start again with `since`.",
   "field.type": "Must be of type {type}.",
   "field.format": "Must be a valid {format}.",
   "field.min_length": "Must be at least {limit} characters long.",
@@ -136,6 +141,13 @@ export const enUS = {
     "Options are required for select and multiselect fields, and allowed for no other type.",
   "field.profile_validation_for_type": "Not a validation rule of {type} fields.",
   "field.regex": "Must be a valid regular expression.",
+  "field.regex_backtracking":
+    "Backreferences and lookaround (lookahead, lookbehind) are not supported: patterns run on a linear-time engine.",
+  "field.regex_unsupported": "Uses syntax the linear-time pattern engine does not support: {syntax}.",
+  "field.html_too_complex":
+    "Took too long to sanitise: simplify the HTML (fewer nested elements) or split it.",
+  "field.regex_too_complex":
+    "Is too complex for the longest value this field accepts: use smaller repetition counts or a lower maxLength.",
   "conflict.profile_value_taken": "Another user already has this value in a unique profile field.",
   "conflict.profile_key_taken": "A profile field with this key already exists.",
   "conflict.profile_unique_duplicates": "Users already share values of this field; it cannot become unique.",
@@ -161,6 +173,13 @@ export const enUS = {
     "The body is larger than the size declared for this file ({sizeBytes} bytes).",
   "payload_too_large.max_upload": "A file may be at most {max} bytes.",
   "forbidden.media_token": "This upload or download link is invalid or has expired.",
+  storage_unavailable:
+    'The file store "{store}" that holds this file is not available on this server. Please try again later.',
+  "conflict.media_verifying":
+    "This upload is being verified by another request. Get the file to see the outcome.",
+  "conflict.media_completion_lost":
+    "Another request settled this upload while this one verified it. Get the file to see the outcome.",
+  "forbidden.drive_audience": "You may not share files with the audience of this folder ({scope}).",
   "field.unknown_folder": "Unknown drive folder: {id}.",
   "field.unknown_class": "Unknown class: {id}.",
   "field.unknown_media": "Unknown file: {id}.",
@@ -177,10 +196,34 @@ export const enUS = {
   "conflict.video_provider_in_use": "Live classes that are still scheduled use this connection.",
   "field.rrule_invalid": "Must be a valid RFC 5545 recurrence rule (RRULE) without DTSTART.",
   "field.too_many_occurrences": "The rule yields more than {limit} occurrences; give COUNT or UNTIL.",
+  "field.rrule_too_frequent":
+    "Repeats at most once a day: FREQ is DAILY, WEEKLY, MONTHLY or YEARLY, at the start's time of day (no BYHOUR, BYMINUTE or BYSECOND).",
+  "field.rrule_never": "The rule has no occurrence within {years} years of the start.",
+  "field.rrule_too_long": "The rule must end (COUNT or UNTIL) within {years} years of the start.",
   "field.window_too_long": "The window from `from` to `to` must not exceed {days} days.",
   "field.audience_required": "Give a course, a class or at least one invitee.",
   "conflict.attendance_not_reported":
     "Its video provider does not report attendance: record it with PUT …/attendance.",
+  "session_required.credential_endpoint":
+    "Changing {field} changes where this connection's credentials are sent: that needs an administrator's signed-in session; API keys are not accepted.",
+  "forbidden.live_class_host": "Only the class's host or an administrator can do this.",
+  "forbidden.live_class_cohost": "Only the class's host, a co-host or an administrator can do this.",
+  "forbidden.live_class_own":
+    "A teacher schedules only classes they host; an administrator or an API key may name another host.",
+  "forbidden.calendar_event_owner": "Only the event's creator or an administrator can change or delete it.",
+  "field.video_provider_unusable": "No connected video provider for live classes has this id.",
+  "field.not_active_staff": "Must be an active teacher or administrator of this institution.",
+  "field.lesson_not_in_course":
+    "No lesson of this institution has this id, or it belongs to a course other than courseId.",
+  "field.unknown_occurrence": "This live class has no occurrence with this id.",
+  "field.css_unreadable": "Is not CSS that can be read: check its braces, quotes and comments.",
+  "field.profile_value_taken": "Another user already has this value, and this field's values must be unique.",
+  "field.profile_values_shared":
+    "Some users share a value of this field, so it cannot be made unique until they differ.",
+  "field.profile_filter_value":
+    "Is not a value this profile field can hold (see the field's type and options).",
+  "field.date_or_date_time":
+    "Must be a date (YYYY-MM-DD) or a date-time with its offset (RFC 3339, e.g. 2026-03-01T09:00:00Z).",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -14,7 +14,8 @@ export const esES: Catalogue = {
   insufficient_scope: "Esta clave de API no tiene el alcance necesario aquí: {scope}.",
   session_required: "Esta operación requiere una sesión iniciada; no se aceptan claves de API.",
   not_found: "No se encontró el recurso solicitado.",
-  tenant_not_found: "No hay ninguna institución en esta dirección.",
+  tenant_not_found:
+    "No hay ninguna institución en {host}. Cada institución tiene su propio host, <slug>.{baseDomain}, o un dominio propio que haya verificado.",
   conflict: "La solicitud entra en conflicto con el estado actual del recurso.",
   "conflict.email_taken": "Ya existe un usuario con este correo electrónico en esta institución.",
   "conflict.last_admin": "La institución debe conservar al menos un administrador activo.",
@@ -33,7 +34,8 @@ export const esES: Catalogue = {
   headers_too_large: "Las cabeceras de la solicitud son demasiado grandes.",
   request_timeout: "La solicitud no se recibió a tiempo.",
   unsupported_media_type: "Envía el cuerpo de la solicitud como application/json.",
-  student_limit_reached: "Se ha alcanzado el límite de {limit} estudiantes del plan.",
+  student_limit_reached:
+    "El plan {plan} admite {limit} estudiantes y no le quedan plazas. Un administrador puede pasar la institución a un plan mayor (POST /api/institution/billing/checkout).",
   rate_limit_exceeded: "Demasiadas solicitudes. Vuelve a intentarlo dentro de {retryAfter} segundos.",
   "rate_limit_exceeded.login":
     "Demasiados intentos de inicio de sesión. Vuelve a intentarlo dentro de {retryAfter} segundos.",
@@ -54,9 +56,12 @@ export const esES: Catalogue = {
   payment_provider_error: "No se pudo contactar con el proveedor de pagos. Inténtelo de nuevo más tarde.",
   billing_not_configured: "La facturación no está disponible para este plan y moneda en este momento.",
   "field.header_reserved": "Esta cabecera la define la plataforma o el propio HTTP y no se puede configurar.",
-  "field.url_forbidden": "Debe ser una URL http(s) de un host público, sin plantillas ni credenciales.",
+  "field.url_forbidden":
+    "Debe ser una URL http(s) de un host público, sin plantillas ni credenciales. Una dirección de su propia máquina o red (un receptor durante el desarrollo) solo se admite cuando el operador del servidor incluye su rango en OUTBOUND_ALLOW_CIDRS, por ejemplo 127.0.0.1/32.",
   "field.required": "Este campo es obligatorio.",
   "field.unknown": "Este campo no está permitido.",
+  "field.unknown_cursor":
+    "No se conserva ningún evento con este id para esta institución (los eventos se conservan 30 días); vuelva a empezar con `since`.",
   "field.type": "Debe ser de tipo {type}.",
   "field.format": "Debe ser un {format} válido.",
   "field.min_length": "Debe tener al menos {limit} caracteres.",
@@ -140,6 +145,14 @@ export const esES: Catalogue = {
     "Las opciones son obligatorias en campos select y multiselect, y no se permiten en otros tipos.",
   "field.profile_validation_for_type": "No es una regla de validación de campos {type}.",
   "field.regex": "Debe ser una expresión regular válida.",
+  "field.regex_backtracking":
+    "No se admiten referencias hacia atrás ni aserciones (lookahead, lookbehind): los patrones se ejecutan en un motor de tiempo lineal.",
+  "field.regex_unsupported":
+    "Usa una sintaxis que el motor de patrones de tiempo lineal no admite: {syntax}.",
+  "field.html_too_complex":
+    "Tardó demasiado en sanearse: simplifique el HTML (menos elementos anidados) o divídalo.",
+  "field.regex_too_complex":
+    "Es demasiado complejo para el valor más largo que admite este campo: use repeticiones más pequeñas o un maxLength menor.",
   "conflict.profile_value_taken": "Otro usuario ya tiene este valor en un campo de perfil único.",
   "conflict.profile_key_taken": "Ya existe un campo de perfil con esta clave.",
   "conflict.profile_unique_duplicates":
@@ -166,6 +179,13 @@ export const esES: Catalogue = {
     "El cuerpo es mayor que el tamaño declarado para este archivo ({sizeBytes} bytes).",
   "payload_too_large.max_upload": "Un archivo puede tener como máximo {max} bytes.",
   "forbidden.media_token": "Este enlace de subida o descarga no es válido o ha caducado.",
+  storage_unavailable:
+    'El almacén de archivos "{store}" que guarda este archivo no está disponible en este servidor. Inténtelo de nuevo más tarde.',
+  "conflict.media_verifying":
+    "Otra solicitud está verificando esta subida. Consulte el archivo para ver el resultado.",
+  "conflict.media_completion_lost":
+    "Otra solicitud resolvió esta subida mientras esta la verificaba. Consulte el archivo para ver el resultado.",
+  "forbidden.drive_audience": "No puede compartir archivos con el público de esta carpeta ({scope}).",
   "field.unknown_folder": "Carpeta del drive desconocida: {id}.",
   "field.unknown_class": "Clase desconocida: {id}.",
   "field.unknown_media": "Archivo desconocido: {id}.",
@@ -184,8 +204,37 @@ export const esES: Catalogue = {
   "conflict.video_provider_in_use": "Clases en vivo aún programadas usan esta conexión.",
   "field.rrule_invalid": "Debe ser una regla de recurrencia RFC 5545 (RRULE) válida, sin DTSTART.",
   "field.too_many_occurrences": "La regla genera más de {limit} ocurrencias; indique COUNT o UNTIL.",
+  "field.rrule_too_frequent":
+    "Se repite como máximo una vez al día: FREQ es DAILY, WEEKLY, MONTHLY o YEARLY, a la hora del inicio (sin BYHOUR, BYMINUTE ni BYSECOND).",
+  "field.rrule_never": "La regla no tiene ninguna ocurrencia en los {years} años siguientes al inicio.",
+  "field.rrule_too_long":
+    "La regla debe terminar (COUNT o UNTIL) dentro de los {years} años siguientes al inicio.",
   "field.window_too_long": "El intervalo de `from` a `to` no puede superar {days} días.",
   "field.audience_required": "Indique un curso, una clase o al menos un invitado.",
   "conflict.attendance_not_reported":
     "Su proveedor de vídeo no informa la asistencia: regístrela con PUT …/attendance.",
+  "session_required.credential_endpoint":
+    "Cambiar {field} cambia adónde se envían las credenciales de esta conexión: requiere la sesión iniciada de un administrador; no se aceptan claves de API.",
+  "forbidden.live_class_host": "Solo el anfitrión de la clase o un administrador puede hacer esto.",
+  "forbidden.live_class_cohost":
+    "Solo el anfitrión de la clase, un coanfitrión o un administrador puede hacer esto.",
+  "forbidden.live_class_own":
+    "Un docente solo programa las clases que presenta; un administrador o una clave de API puede nombrar a otro anfitrión.",
+  "forbidden.calendar_event_owner":
+    "Solo quien creó el evento o un administrador puede modificarlo o eliminarlo.",
+  "field.video_provider_unusable":
+    "Ningún proveedor de vídeo conectado para clases en directo tiene este id.",
+  "field.not_active_staff": "Debe ser un profesor o administrador activo de esta institución.",
+  "field.lesson_not_in_course":
+    "Ninguna lección de esta institución tiene este id, o pertenece a un curso distinto de courseId.",
+  "field.unknown_occurrence": "Esta clase en directo no tiene ninguna sesión con este id.",
+  "field.css_unreadable": "No es un CSS legible: revisa las llaves, las comillas y los comentarios.",
+  "field.profile_value_taken":
+    "Otro usuario ya tiene este valor, y los valores de este campo deben ser únicos.",
+  "field.profile_values_shared":
+    "Algunos usuarios comparten un valor de este campo; no puede ser único hasta que los valores difieran.",
+  "field.profile_filter_value":
+    "No es un valor que este campo de perfil admita (consulta el tipo y las opciones del campo).",
+  "field.date_or_date_time":
+    "Debe ser una fecha (AAAA-MM-DD) o una fecha y hora con su desfase (RFC 3339, p. ej. 2026-03-01T09:00:00Z).",
 };

@@ -14,7 +14,8 @@ export const frFR: Catalogue = {
   insufficient_scope: "Cette clé d’API n’a pas la portée requise ici : {scope}.",
   session_required: "Cette opération exige une session connectée ; les clés d’API ne sont pas acceptées.",
   not_found: "La ressource demandée est introuvable.",
-  tenant_not_found: "Aucun établissement n’est servi à cette adresse.",
+  tenant_not_found:
+    "Aucun établissement n’est servi à {host}. Chaque établissement a son propre hôte, <slug>.{baseDomain}, ou un domaine qu’il a vérifié.",
   conflict: "La requête est en conflit avec l’état actuel de la ressource.",
   "conflict.email_taken": "Un utilisateur avec cette adresse e-mail existe déjà dans cet établissement.",
   "conflict.last_admin": "L’établissement doit conserver au moins un administrateur actif.",
@@ -33,7 +34,8 @@ export const frFR: Catalogue = {
   headers_too_large: "Les en-têtes de la requête sont trop volumineux.",
   request_timeout: "La requête n’a pas été reçue à temps.",
   unsupported_media_type: "Envoyez le corps de la requête au format application/json.",
-  student_limit_reached: "La limite de {limit} apprenants prévue par l’offre est atteinte.",
+  student_limit_reached:
+    "L’offre {plan} admet {limit} apprenants et n’a plus de place. Un administrateur peut passer l’établissement à une offre supérieure (POST /api/institution/billing/checkout).",
   rate_limit_exceeded: "Trop de requêtes. Réessayez dans {retryAfter} secondes.",
   "rate_limit_exceeded.login": "Trop de tentatives de connexion. Réessayez dans {retryAfter} secondes.",
   internal_error: "Une erreur inattendue s’est produite. Veuillez réessayer plus tard.",
@@ -55,9 +57,12 @@ export const frFR: Catalogue = {
     "La facturation n'est pas disponible pour ce forfait et cette devise pour le moment.",
   "field.header_reserved":
     "Cet en-tête est fixé par la plateforme ou par HTTP lui-même et ne peut pas être configuré.",
-  "field.url_forbidden": "Doit être une URL http(s) d'un hôte public, sans modèle ni identifiants.",
+  "field.url_forbidden":
+    "Doit être une URL http(s) d'un hôte public, sans modèle ni identifiants. Une adresse de votre propre machine ou réseau (un récepteur pendant le développement) n'est acceptée que si l'opérateur du serveur inscrit sa plage dans OUTBOUND_ALLOW_CIDRS, par exemple 127.0.0.1/32.",
   "field.required": "Ce champ est obligatoire.",
   "field.unknown": "Ce champ n’est pas autorisé.",
+  "field.unknown_cursor":
+    "Aucun événement de cet identifiant n’est conservé pour cet établissement (les événements sont conservés 30 jours) ; reprenez avec `since`.",
   "field.type": "Doit être de type {type}.",
   "field.format": "Doit être un {format} valide.",
   "field.min_length": "Doit comporter au moins {limit} caractères.",
@@ -141,6 +146,14 @@ export const frFR: Catalogue = {
     "Les options sont obligatoires pour les champs select et multiselect, et interdites pour les autres types.",
   "field.profile_validation_for_type": "N'est pas une règle de validation des champs {type}.",
   "field.regex": "Doit être une expression régulière valide.",
+  "field.regex_backtracking":
+    "Les références arrière et les assertions (lookahead, lookbehind) ne sont pas prises en charge : les motifs s’exécutent sur un moteur en temps linéaire.",
+  "field.regex_unsupported":
+    "Utilise une syntaxe que le moteur de motifs en temps linéaire ne prend pas en charge : {syntax}.",
+  "field.html_too_complex":
+    "A pris trop de temps à nettoyer : simplifiez le HTML (moins d’éléments imbriqués) ou divisez-le.",
+  "field.regex_too_complex":
+    "Est trop complexe pour la valeur la plus longue que ce champ accepte : utilisez des répétitions plus petites ou un maxLength plus faible.",
   "conflict.profile_value_taken": "Un autre utilisateur a déjà cette valeur dans un champ de profil unique.",
   "conflict.profile_key_taken": "Un champ de profil avec cette clé existe déjà.",
   "conflict.profile_unique_duplicates":
@@ -167,6 +180,14 @@ export const frFR: Catalogue = {
     "Le corps dépasse la taille déclarée pour ce fichier ({sizeBytes} octets).",
   "payload_too_large.max_upload": "Un fichier peut faire au plus {max} octets.",
   "forbidden.media_token": "Ce lien d'envoi ou de téléchargement est invalide ou a expiré.",
+  storage_unavailable:
+    "Le stockage de fichiers « {store} » qui contient ce fichier n'est pas disponible sur ce serveur. Réessayez plus tard.",
+  "conflict.media_verifying":
+    "Une autre requête vérifie cet envoi. Consultez le fichier pour en connaître le résultat.",
+  "conflict.media_completion_lost":
+    "Une autre requête a tranché cet envoi pendant que celle-ci le vérifiait. Consultez le fichier pour en connaître le résultat.",
+  "forbidden.drive_audience":
+    "Vous ne pouvez pas partager de fichiers avec le public de ce dossier ({scope}).",
   "field.unknown_folder": "Dossier du drive inconnu : {id}.",
   "field.unknown_class": "Classe inconnue : {id}.",
   "field.unknown_media": "Fichier inconnu : {id}.",
@@ -186,8 +207,36 @@ export const frFR: Catalogue = {
   "conflict.video_provider_in_use": "Des classes en direct encore programmées utilisent cette connexion.",
   "field.rrule_invalid": "Doit être une règle de récurrence RFC 5545 (RRULE) valide, sans DTSTART.",
   "field.too_many_occurrences": "La règle produit plus de {limit} occurrences ; indiquez COUNT ou UNTIL.",
+  "field.rrule_too_frequent":
+    "Se répète au plus une fois par jour : FREQ vaut DAILY, WEEKLY, MONTHLY ou YEARLY, à l'heure du début (sans BYHOUR, BYMINUTE ni BYSECOND).",
+  "field.rrule_never": "La règle n'a aucune occurrence dans les {years} ans qui suivent le début.",
+  "field.rrule_too_long":
+    "La règle doit se terminer (COUNT ou UNTIL) dans les {years} ans qui suivent le début.",
   "field.window_too_long": "La période de `from` à `to` ne doit pas dépasser {days} jours.",
   "field.audience_required": "Indiquez un cours, une classe ou au moins un invité.",
   "conflict.attendance_not_reported":
     "Son fournisseur vidéo ne rapporte pas la présence : enregistrez-la avec PUT …/attendance.",
+  "session_required.credential_endpoint":
+    "Modifier {field} change la destination des identifiants de cette connexion : cela exige la session connectée d’un administrateur ; les clés d’API ne sont pas acceptées.",
+  "forbidden.live_class_host": "Seul l’hôte de la classe ou un administrateur peut faire cela.",
+  "forbidden.live_class_cohost": "Seul l’hôte de la classe, un co-hôte ou un administrateur peut faire cela.",
+  "forbidden.live_class_own":
+    "Un enseignant ne programme que les classes qu’il anime ; un administrateur ou une clé d’API peut désigner un autre hôte.",
+  "forbidden.calendar_event_owner":
+    "Seul le créateur de l’événement ou un administrateur peut le modifier ou le supprimer.",
+  "field.video_provider_unusable": "Aucun fournisseur vidéo connecté pour les cours en direct n’a cet id.",
+  "field.not_active_staff": "Doit être un enseignant ou un administrateur actif de cet établissement.",
+  "field.lesson_not_in_course":
+    "Aucune leçon de cet établissement n’a cet id, ou elle appartient à un autre cours que courseId.",
+  "field.unknown_occurrence": "Ce cours en direct n’a aucune séance avec cet id.",
+  "field.css_unreadable":
+    "N’est pas un CSS lisible : vérifiez les accolades, les guillemets et les commentaires.",
+  "field.profile_value_taken":
+    "Un autre utilisateur a déjà cette valeur, et les valeurs de ce champ doivent être uniques.",
+  "field.profile_values_shared":
+    "Des utilisateurs partagent une valeur de ce champ : il ne peut devenir unique tant qu’elles ne diffèrent pas.",
+  "field.profile_filter_value":
+    "N’est pas une valeur que ce champ de profil accepte (voir son type et ses options).",
+  "field.date_or_date_time":
+    "Doit être une date (AAAA-MM-JJ) ou une date et heure avec son décalage (RFC 3339, p. ex. 2026-03-01T09:00:00Z).",
 };

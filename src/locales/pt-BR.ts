@@ -14,7 +14,8 @@ export const ptBR: Catalogue = {
   insufficient_scope: "Esta chave de API não tem o escopo exigido aqui: {scope}.",
   session_required: "Esta operação exige uma sessão autenticada; chaves de API não são aceitas.",
   not_found: "O recurso solicitado não foi encontrado.",
-  tenant_not_found: "Nenhuma instituição é atendida neste endereço.",
+  tenant_not_found:
+    "Nenhuma instituição é atendida em {host}. Cada instituição tem seu próprio host, <slug>.{baseDomain}, ou um domínio próprio que tenha verificado.",
   conflict: "A requisição entra em conflito com o estado atual do recurso.",
   "conflict.email_taken": "Já existe um usuário com este e-mail nesta instituição.",
   "conflict.last_admin": "A instituição precisa manter pelo menos um administrador ativo.",
@@ -32,7 +33,8 @@ export const ptBR: Catalogue = {
   headers_too_large: "Os cabeçalhos da requisição são grandes demais.",
   request_timeout: "A requisição não foi recebida a tempo.",
   unsupported_media_type: "Envie o corpo da requisição como application/json.",
-  student_limit_reached: "O limite de {limit} alunos do plano foi atingido.",
+  student_limit_reached:
+    "O plano {plan} admite {limit} alunos e não tem mais vagas. Um administrador pode mudar a instituição para um plano maior (POST /api/institution/billing/checkout).",
   rate_limit_exceeded: "Muitas requisições. Tente novamente em {retryAfter} segundos.",
   "rate_limit_exceeded.login": "Muitas tentativas de login. Tente novamente em {retryAfter} segundos.",
   internal_error: "Ocorreu um erro inesperado. Tente novamente mais tarde.",
@@ -53,9 +55,12 @@ export const ptBR: Catalogue = {
   billing_not_configured: "A cobrança não está disponível para este plano e moeda no momento.",
   "field.header_reserved":
     "Este cabeçalho é definido pela plataforma ou pelo próprio HTTP e não pode ser configurado.",
-  "field.url_forbidden": "Deve ser uma URL http(s) de um host público, sem templates nem credenciais.",
+  "field.url_forbidden":
+    "Deve ser uma URL http(s) de um host público, sem templates nem credenciais. Um endereço da sua própria máquina ou rede (um receptor durante o desenvolvimento) só é aceito quando o operador do servidor inclui sua faixa em OUTBOUND_ALLOW_CIDRS, por exemplo 127.0.0.1/32.",
   "field.required": "Este campo é obrigatório.",
   "field.unknown": "Este campo não é permitido.",
+  "field.unknown_cursor":
+    "Nenhum evento com este id é mantido para esta instituição (os eventos são mantidos por 30 dias); recomece com `since`.",
   "field.type": "Deve ser do tipo {type}.",
   "field.format": "Deve ser um {format} válido.",
   "field.min_length": "Deve ter pelo menos {limit} caracteres.",
@@ -138,6 +143,14 @@ export const ptBR: Catalogue = {
     "Opções são obrigatórias em campos select e multiselect, e não são permitidas em outros tipos.",
   "field.profile_validation_for_type": "Não é uma regra de validação de campos {type}.",
   "field.regex": "Deve ser uma expressão regular válida.",
+  "field.regex_backtracking":
+    "Referências anteriores e asserções (lookahead, lookbehind) não são suportadas: os padrões rodam em um mecanismo de tempo linear.",
+  "field.regex_unsupported":
+    "Usa uma sintaxe que o mecanismo de padrões de tempo linear não suporta: {syntax}.",
+  "field.html_too_complex":
+    "Demorou demais para ser sanitizado: simplifique o HTML (menos elementos aninhados) ou divida-o.",
+  "field.regex_too_complex":
+    "É complexo demais para o valor mais longo que este campo aceita: use repetições menores ou um maxLength menor.",
   "conflict.profile_value_taken": "Outro usuário já tem este valor em um campo de perfil único.",
   "conflict.profile_key_taken": "Já existe um campo de perfil com esta chave.",
   "conflict.profile_unique_duplicates":
@@ -164,6 +177,13 @@ export const ptBR: Catalogue = {
     "O corpo é maior que o tamanho declarado para este arquivo ({sizeBytes} bytes).",
   "payload_too_large.max_upload": "Um arquivo pode ter no máximo {max} bytes.",
   "forbidden.media_token": "Este link de envio ou download é inválido ou expirou.",
+  storage_unavailable:
+    'O armazenamento de arquivos "{store}" que guarda este arquivo não está disponível neste servidor. Tente novamente mais tarde.',
+  "conflict.media_verifying":
+    "Outra requisição está verificando este envio. Consulte o arquivo para ver o resultado.",
+  "conflict.media_completion_lost":
+    "Outra requisição concluiu este envio enquanto esta o verificava. Consulte o arquivo para ver o resultado.",
+  "forbidden.drive_audience": "Você não pode compartilhar arquivos com o público desta pasta ({scope}).",
   "field.unknown_folder": "Pasta do drive desconhecida: {id}.",
   "field.unknown_class": "Turma desconhecida: {id}.",
   "field.unknown_media": "Arquivo desconhecido: {id}.",
@@ -181,8 +201,34 @@ export const ptBR: Catalogue = {
   "conflict.video_provider_in_use": "Aulas ao vivo ainda agendadas usam esta conexão.",
   "field.rrule_invalid": "Deve ser uma regra de recorrência RFC 5545 (RRULE) válida, sem DTSTART.",
   "field.too_many_occurrences": "A regra gera mais de {limit} ocorrências; informe COUNT ou UNTIL.",
+  "field.rrule_too_frequent":
+    "Repete no máximo uma vez por dia: FREQ é DAILY, WEEKLY, MONTHLY ou YEARLY, no horário do início (sem BYHOUR, BYMINUTE nem BYSECOND).",
+  "field.rrule_never": "A regra não tem ocorrência nos {years} anos seguintes ao início.",
+  "field.rrule_too_long": "A regra deve terminar (COUNT ou UNTIL) dentro de {years} anos a partir do início.",
   "field.window_too_long": "O intervalo de `from` a `to` não pode passar de {days} dias.",
   "field.audience_required": "Informe um curso, uma turma ou ao menos um convidado.",
   "conflict.attendance_not_reported":
     "O provedor de vídeo desta aula não informa presença: registre-a com PUT …/attendance.",
+  "session_required.credential_endpoint":
+    "Alterar {field} muda para onde as credenciais desta conexão são enviadas: isso exige a sessão autenticada de um administrador; chaves de API não são aceitas.",
+  "forbidden.live_class_host": "Somente o anfitrião da aula ou um administrador pode fazer isso.",
+  "forbidden.live_class_cohost":
+    "Somente o anfitrião da aula, um coanfitrião ou um administrador pode fazer isso.",
+  "forbidden.live_class_own":
+    "Um professor só agenda aulas que ele mesmo conduz; um administrador ou uma chave de API pode indicar outro anfitrião.",
+  "forbidden.calendar_event_owner":
+    "Somente quem criou o evento ou um administrador pode alterá-lo ou excluí-lo.",
+  "field.video_provider_unusable": "Nenhum provedor de vídeo conectado para aulas ao vivo tem este id.",
+  "field.not_active_staff": "Deve ser um professor ou administrador ativo desta instituição.",
+  "field.lesson_not_in_course":
+    "Nenhuma lição desta instituição tem este id, ou ela pertence a outro curso que não courseId.",
+  "field.unknown_occurrence": "Esta aula ao vivo não tem ocorrência com este id.",
+  "field.css_unreadable": "Não é um CSS legível: confira as chaves, as aspas e os comentários.",
+  "field.profile_value_taken": "Outro usuário já tem este valor, e os valores deste campo devem ser únicos.",
+  "field.profile_values_shared":
+    "Alguns usuários compartilham um valor deste campo; ele só pode ser único quando os valores forem diferentes.",
+  "field.profile_filter_value":
+    "Não é um valor que este campo de perfil aceite (veja o tipo e as opções do campo).",
+  "field.date_or_date_time":
+    "Deve ser uma data (AAAA-MM-DD) ou uma data e hora com o deslocamento (RFC 3339, p. ex. 2026-03-01T09:00:00Z).",
 };

@@ -1,6 +1,7 @@
 import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
+import { scopeRoutes } from "./api-keys/scope-routes.js";
 import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
@@ -19,6 +20,7 @@ import { inviteRoutes } from "./invites/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
 import { liveClassRoutes } from "./live-classes/routes.js";
 import { mediaRoutes } from "./media/routes.js";
+import { pageRoutes } from "./pages/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
@@ -34,6 +36,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
+  scopeRoutes(app);
   courseRoutes(app, ctx);
   courseModuleRoutes(app, ctx);
   lessonRoutes(app, ctx);
@@ -54,6 +57,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   themeRoutes(app, ctx);
   emailRoutes(app, ctx);
   passwordResetRoutes(app, ctx);
+  pageRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   driveRoutes(app, ctx);
   const video = videoDeps(app, ctx);

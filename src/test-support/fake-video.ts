@@ -34,9 +34,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 const xml = (inner: string) => `<response>${inner}</response>`;
 
-export async function startFakeVideo(host = "127.0.0.3"): Promise<FakeVideo> {
+/** `bbbSecret`: a second server that shares another's secret (the institution moving its BigBlueButton). */
+export async function startFakeVideo(
+  host = "127.0.0.3",
+  bbbSecret = randomBytes(16).toString("hex"),
+): Promise<FakeVideo> {
   const fake: Omit<FakeVideo, "url" | "close"> = {
-    bbbSecret: randomBytes(16).toString("hex"),
+    bbbSecret,
     bbbAlgorithm: "sha1",
     zoom: {
       accountId: `acc_${randomBytes(4).toString("hex")}`,

@@ -2,7 +2,8 @@
  * The webhook receiver of the multi-process test: a bare node:http server on 127.0.0.2 (the children reach it
  * through OUTBOUND_ALLOW_CIDRS=127.0.0.2/32) answering 204 to every request once its body is read, and keeping
  * every request: by `webhook-id`, in arrival order, with the body and the signature headers as they came.
- * Verification happens after the run, outside the delivery path.
+ * Verification happens after the run, outside the delivery path. `hold()` keeps the answers back (requests are
+ * still read and kept) until `release()`, so the test can kill a worker while sends are certainly in flight.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,6 +24,12 @@ export interface Receiver {
   strays: string[];
   /** Requests taken so far, repeats included. */
   total(): number;
+  /** From now on, read and keep each request but do not answer it until `release()`. */
+  hold(): void;
+  /** Answers every request held back, and answers at once again from now on. */
+  release(): void;
+  /** Requests read and not yet answered because of `hold()`. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -35,6 +42,8 @@ export async function startReceiver(): Promise<Receiver> {
   const receipts = new Map<string, Receipt[]>();
   const strays: string[] = [];
   let total = 0;
+  let holding = false;
+  let waiting: ServerResponse[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -54,7 +63,8 @@ export async function startReceiver(): Promise<Receiver> {
         if (list === undefined) receipts.set(id, [receipt]);
         else list.push(receipt);
       }
-      res.writeHead(204).end();
+      if (holding) waiting.push(res);
+      else res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -67,6 +77,17 @@ export async function startReceiver(): Promise<Receiver> {
     receipts,
     strays,
     total: () => total,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      const answers = waiting;
+      waiting = [];
+      // A worker killed while held has closed its sockets; writing to them is harmless.
+      for (const res of answers) if (!res.destroyed) res.writeHead(204).end();
+    },
+    held: () => waiting.length,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -32,6 +32,10 @@ export const questionBanks = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("question_banks_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("question_banks_search_idx").using("gin", t.tenantId, sql`aula_fold(${t.title}) gin_trgm_ops`),
+    index("question_banks_tenant_course_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.id),
+    index("question_banks_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("question_banks_tenant_title_idx").on(t.tenantId, sql`aula_fold(${t.title})`, t.title, t.id),
   ],
 );
 
@@ -61,6 +65,12 @@ export const questions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("questions_bank_created_idx").on(t.tenantId, t.bankId, t.createdAt, t.id),
+    index("questions_bank_difficulty_created_idx").on(t.tenantId, t.bankId, t.difficulty, t.createdAt, t.id),
+    index("questions_search_idx").using("gin", t.tenantId, sql`aula_fold(${t.stem}) gin_trgm_ops`),
+    index("questions_bank_updated_idx").on(t.tenantId, t.bankId, t.updatedAt, t.id),
+    index("questions_bank_type_created_idx").on(t.tenantId, t.bankId, t.type, t.createdAt, t.id),
+    index("questions_bank_status_created_idx").on(t.tenantId, t.bankId, t.status, t.createdAt, t.id),
+    index("questions_bank_tags_idx").using("gin", t.tenantId, t.bankId, t.tags).with({ fastupdate: false }),
     foreignKey({
       columns: [t.tenantId, t.bankId],
       foreignColumns: [questionBanks.tenantId, questionBanks.id],
@@ -111,6 +121,8 @@ export const quizzes = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("quizzes_lesson_key").on(t.tenantId, t.lessonId),
     index("quizzes_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("quizzes_tenant_updated_idx").on(t.tenantId, t.updatedAt, t.id),
+    index("quizzes_tenant_course_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.id),
     foreignKey({
       columns: [t.tenantId, t.lessonId],
       foreignColumns: [lessons.tenantId, lessons.id],
@@ -146,6 +158,14 @@ export const quizAttempts = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("quiz_attempts_number_key").on(t.tenantId, t.quizId, t.userId, t.attemptNumber),
     index("quiz_attempts_quiz_created_idx").on(t.tenantId, t.quizId, t.createdAt, t.id),
+    index("quiz_attempts_quiz_status_created_idx").on(t.tenantId, t.quizId, t.status, t.createdAt, t.id),
+    index("quiz_attempts_quiz_score_idx").on(t.tenantId, t.quizId, t.score.asc().nullsLast(), t.id),
+    index("quiz_attempts_quiz_score_desc_idx").on(
+      t.tenantId,
+      t.quizId,
+      t.score.desc().nullsLast(),
+      t.id.desc(),
+    ),
     foreignKey({ columns: [t.tenantId, t.quizId], foreignColumns: [quizzes.tenantId, quizzes.id] }).onDelete(
       "cascade",
     ),

@@ -37,8 +37,13 @@ export const platformEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    // The 30-day purge scans by time across tenants.
-    index("platform_events_occurred_idx").on(t.occurredAt),
+    // GET /events in (occurred_at, id) order: all, by type, by the user an event is about (migration 0035). The
+    // 30-day purge walks the first tenant by tenant; there is no index by time alone (migration 0040).
+    index("platform_events_tenant_occurred_idx").on(t.tenantId, t.occurredAt, t.id),
+    index("platform_events_tenant_type_idx").on(t.tenantId, t.type, t.occurredAt, t.id),
+    index("platform_events_tenant_subject_idx")
+      .on(t.tenantId, sql`(${t.subject} ->> 'id')`, t.occurredAt, t.id)
+      .where(sql`${t.subject} IS NOT NULL`),
   ],
 );
 

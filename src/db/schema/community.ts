@@ -32,7 +32,10 @@ export const invites = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("invites_token_hash_key").on(t.tokenHash),
     index("invites_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
-    index("invites_tenant_email_idx").on(t.tenantId, sql`lower(${t.email})`),
+    index("invites_tenant_email_idx").on(t.tenantId, sql`lower(${t.email})`, t.id),
+    index("invites_tenant_expires_idx").on(t.tenantId, t.expiresAt, t.id),
+    index("invites_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("invites_tenant_status_expires_idx").on(t.tenantId, t.status, t.expiresAt, t.id),
   ],
 );
 
@@ -54,6 +57,8 @@ export const tags = pgTable(
     uniqueIndex("tags_tenant_name_key").on(t.tenantId, sql`lower(${t.name})`),
     uniqueIndex("tags_tenant_slug_key").on(t.tenantId, t.slug),
     index("tags_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("tags_search_idx").using("gin", t.tenantId, sql`aula_fold(${t.name}) gin_trgm_ops`),
+    index("tags_tenant_name_idx").on(t.tenantId, sql`aula_fold(${t.name})`, sql`lower(${t.name})`),
   ],
 );
 
@@ -74,7 +79,13 @@ export const tagAssignments = pgTable(
     primaryKey({ columns: [t.tenantId, t.tagId, t.resourceType, t.resourceId] }),
     index("tag_assignments_resource_idx").on(t.tenantId, t.resourceType, t.resourceId),
     // A tag's resources, newest first, without sorting every assignment of a heavily used tag.
-    index("tag_assignments_tag_created_idx").on(t.tenantId, t.tagId, t.createdAt),
+    index("tag_assignments_tag_created_idx").on(
+      t.tenantId,
+      t.tagId,
+      t.createdAt,
+      t.resourceType,
+      t.resourceId,
+    ),
     foreignKey({ columns: [t.tenantId, t.tagId], foreignColumns: [tags.tenantId, tags.id] }).onDelete(
       "cascade",
     ),

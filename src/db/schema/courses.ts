@@ -18,6 +18,7 @@ export const courses = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     // Scanned backwards for "newest first": a DESC NULLS LAST index would be ignored by ORDER BY … DESC.
     index("courses_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("courses_tenant_title_idx").on(t.tenantId, sql`aula_fold(${t.title})`, t.title, t.id),
     index("courses_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     // `sort=updatedAt|-updatedAt` pages through the index instead of sorting every course of the tenant.
     index("courses_tenant_updated_idx").on(t.tenantId, t.updatedAt, t.id),

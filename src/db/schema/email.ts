@@ -30,7 +30,10 @@ export const emailTemplates = pgTable(
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.key, t.locale] })],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.key, t.locale] }),
+    index("email_templates_tenant_locale_key_idx").on(t.tenantId, t.locale, t.key),
+  ],
 );
 
 /**
@@ -68,6 +71,8 @@ export const emailMessages = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("email_messages_message_id_key").on(t.messageId),
     index("email_messages_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("email_messages_tenant_template_created_idx").on(t.tenantId, t.templateKey, t.createdAt, t.id),
+    index("email_messages_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     index("email_messages_tenant_user_idx").on(t.tenantId, t.toUserId, t.createdAt),
     /** The worker's claim: queued messages by due time, and nothing else. */
     index("email_messages_due_idx").on(t.nextAttemptAt).where(sql`status = 'queued'`),

@@ -38,7 +38,16 @@ export const courseModules = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index("course_modules_course_position_idx").on(t.tenantId, t.courseId, t.position),
+    index("course_modules_course_position_idx").on(t.tenantId, t.courseId, t.position, t.id),
+    index("course_modules_course_status_position_idx").on(t.tenantId, t.courseId, t.status, t.position, t.id),
+    index("course_modules_course_title_idx").on(
+      t.tenantId,
+      t.courseId,
+      sql`aula_fold(${t.title})`,
+      t.title,
+      t.id,
+    ),
+    index("course_modules_course_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.id),
     foreignKey({
       columns: [t.tenantId, t.courseId],
       foreignColumns: [courses.tenantId, courses.id],
@@ -71,8 +80,15 @@ export const lessons = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index("lessons_module_position_idx").on(t.tenantId, t.moduleId, t.position),
+    index("lessons_module_position_idx").on(t.tenantId, t.moduleId, t.position, t.id),
+    index("lessons_module_status_position_idx").on(t.tenantId, t.moduleId, t.status, t.position, t.id),
+    index("lessons_module_type_position_idx").on(t.tenantId, t.moduleId, t.type, t.position, t.id),
+    index("lessons_module_title_idx").on(t.tenantId, t.moduleId, sql`aula_fold(${t.title})`, t.title, t.id),
+    index("lessons_module_created_idx").on(t.tenantId, t.moduleId, t.createdAt, t.id),
     index("lessons_course_idx").on(t.tenantId, t.courseId),
+    index("lessons_due_idx")
+      .on(t.tenantId, t.dueAt)
+      .where(sql`${t.status} = 'published' AND ${t.dueAt} IS NOT NULL`),
     foreignKey({
       columns: [t.tenantId, t.moduleId],
       foreignColumns: [courseModules.tenantId, courseModules.id],
@@ -112,6 +128,7 @@ export const enrollments = pgTable(
       .on(t.tenantId, t.userId, t.courseId)
       .where(sql`${t.status} <> 'dropped'`),
     index("enrollments_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("enrollments_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     index("enrollments_course_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.id),
     index("enrollments_user_created_idx").on(t.tenantId, t.userId, t.createdAt, t.id),
     index("enrollments_class_idx").on(t.tenantId, t.classGroupId),
@@ -148,7 +165,7 @@ export const lessonCompletions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.lessonId, t.userId] }),
     index("lesson_completions_course_user_idx").on(t.tenantId, t.courseId, t.userId),
-    index("lesson_completions_lesson_completed_idx").on(t.tenantId, t.lessonId, t.completedAt),
+    index("lesson_completions_lesson_completed_idx").on(t.tenantId, t.lessonId, t.completedAt, t.userId),
     foreignKey({
       columns: [t.tenantId, t.lessonId],
       foreignColumns: [lessons.tenantId, lessons.id],

@@ -41,6 +41,10 @@ export const videoProviders = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("video_providers_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("video_providers_tenant_name_idx").on(t.tenantId, sql`lower(${t.name})`, t.id),
+    index("video_providers_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("video_providers_tenant_purpose_created_idx").on(t.tenantId, t.purpose, t.createdAt, t.id),
+    index("video_providers_tenant_provider_created_idx").on(t.tenantId, t.provider, t.createdAt, t.id),
     // One default per purpose: a second concurrent default fails here instead of leaving two.
     uniqueIndex("video_providers_default_key").on(t.tenantId, t.purpose).where(sql`${t.isDefault}`),
   ],
@@ -75,7 +79,12 @@ export const calendarEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index("calendar_events_window_idx").on(t.tenantId, t.startsAt, t.lastEndsAt),
+    // The agenda's overlap with a window, bounded at both ends (migration 0034).
+    index("calendar_events_span_idx").using(
+      "gist",
+      t.tenantId,
+      sql`tstzrange(${t.startsAt}, ${t.lastEndsAt}, '[]')`,
+    ),
     index("calendar_events_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
   ],
 );
@@ -129,6 +138,12 @@ export const liveClasses = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("live_classes_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    // The list's default order (and, walked backwards, `-startsAt`).
+    index("live_classes_tenant_starts_idx").on(t.tenantId, t.startsAt, t.id),
+    // Each filter in the default order, so its page and its capped count stop early (migration 0033).
+    index("live_classes_course_starts_idx").on(t.tenantId, t.courseId, t.startsAt, t.id),
+    index("live_classes_class_group_starts_idx").on(t.tenantId, t.classGroupId, t.startsAt, t.id),
+    index("live_classes_host_starts_idx").on(t.tenantId, t.hostUserId, t.startsAt, t.id),
     index("live_classes_provider_idx").on(t.tenantId, t.videoProviderId),
   ],
 );
@@ -180,7 +195,8 @@ export const liveClassAttendance = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.occurrenceId, t.userId] }),
-    index("live_class_attendance_class_idx").on(t.tenantId, t.liveClassId),
+    // In the list's order: a class's page is read from it, not sorted from all of the tenant's attendance.
+    index("live_class_attendance_class_idx").on(t.tenantId, t.liveClassId, t.occurrenceId, t.userId),
     foreignKey({
       columns: [t.tenantId, t.occurrenceId],
       foreignColumns: [liveClassOccurrences.tenantId, liveClassOccurrences.id],

@@ -41,6 +41,13 @@ export const driveFolders = pgTable(
       sql`coalesce(${t.parentId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
       sql`lower(${t.name})`,
     ),
+    // A folder's sub-folders in the order its children are listed (the top level under the nil uuid).
+    index("drive_folders_children_idx").on(
+      t.tenantId,
+      sql`coalesce(${t.parentId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`aula_fold(${t.name})`,
+      t.id,
+    ),
     foreignKey({ columns: [t.tenantId, t.parentId], foreignColumns: [t.tenantId, t.id] }).onDelete("cascade"),
     foreignKey({
       columns: [t.tenantId, t.courseId],
@@ -69,10 +76,14 @@ export const media = pgTable(
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
     /** The SHA-256 the client declared (hex), checked at completion. */
     checksumSha256: text("checksum_sha256"),
-    /** `pending_upload` → `ready` | `failed`. */
+    /**
+     * `pending_upload` → `verifying` (one completion has claimed it) → `ready` | `failed`; a verification that found
+     * nothing uploaded goes back to `pending_upload`.
+     */
     status: text("status").notNull().default("pending_upload"),
     /** `local` or `s3`: the store the bytes were sent to, kept so a change of store never loses old files. */
     storage: text("storage").notNull(),
+    /** Where the served bytes are; on S3 a key of the verification that made the file ready (complete.ts). */
     storageKey: text("storage_key").notNull(),
     folderId: uuid("folder_id"),
     error: text("error"),
@@ -89,8 +100,21 @@ export const media = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("media_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("media_tenant_kind_created_idx").on(t.tenantId, t.kind, t.createdAt, t.id),
+    index("media_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("media_tenant_filename_idx").on(t.tenantId, sql`aula_fold(${t.filename})`, t.id),
     index("media_tenant_folder_idx").on(t.tenantId, t.folderId),
+    // A drive folder's files in the order its children are listed (files in no folder under the nil uuid).
+    index("media_folder_children_idx").on(
+      t.tenantId,
+      sql`coalesce(${t.folderId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`aula_fold(${t.filename})`,
+      t.id,
+    ),
     index("media_filename_search_idx").using("gin", t.tenantId, sql`aula_fold(${t.filename}) gin_trgm_ops`),
-    index("media_pending_expiry_idx").on(t.uploadExpiresAt).where(sql`${t.status} = 'pending_upload'`),
+    // The expiry sweep's: uploads still open (pending, or claimed by a verification that may have died).
+    index("media_open_expiry_idx")
+      .on(t.uploadExpiresAt)
+      .where(sql`${t.status} IN ('pending_upload', 'verifying')`),
   ],
 );

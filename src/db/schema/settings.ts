@@ -52,15 +52,18 @@ export const profileFields = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("profile_fields_tenant_key_key").on(t.tenantId, t.key),
-    index("profile_fields_tenant_position_idx").on(t.tenantId, t.position),
+    index("profile_fields_tenant_position_idx").on(t.tenantId, t.position, t.id),
+    index("profile_fields_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("profile_fields_tenant_status_position_idx").on(t.tenantId, t.status, t.position, t.id),
+    index("profile_fields_tenant_type_position_idx").on(t.tenantId, t.type, t.position, t.id),
   ],
 );
 
 /**
- * One user's value of one field. `match_key` is the value's canonical text (lowercased, trimmed; numbers and
- * dates in their canonical spelling) for scalar types, which the users list filters by through an index;
- * `unique_key` repeats it only while the field is `unique`, so the partial unique index makes the database, not
- * a read before the write, refuse a second user with the same value.
+ * One user's value of one field. `match_key` is the value's canonical text for scalar types (text: comparisonKey's
+ * lowercased NFKC form without invisible characters; numbers and dates in their canonical spelling), which the
+ * users list filters by through an index; `unique_key` repeats it only while the field is `unique`, so the partial
+ * unique index makes the database, not a read before the write, refuse a second user with the same value.
  */
 export const userProfileValues = pgTable(
   "user_profile_values",
@@ -81,7 +84,7 @@ export const userProfileValues = pgTable(
       columns: [t.tenantId, t.fieldId],
       foreignColumns: [profileFields.tenantId, profileFields.id],
     }).onDelete("cascade"),
-    index("user_profile_values_match_idx").on(t.tenantId, t.fieldId, t.matchKey),
+    index("user_profile_values_match_idx").on(t.tenantId, t.fieldId, t.matchKey, t.userId),
     uniqueIndex("user_profile_values_unique_key")
       .on(t.tenantId, t.fieldId, t.uniqueKey)
       .where(sql`${t.uniqueKey} IS NOT NULL`),
@@ -132,6 +135,8 @@ export const themes = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("themes_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("themes_tenant_name_idx").on(t.tenantId, t.name, t.id),
+    index("themes_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     uniqueIndex("themes_one_active_key").on(t.tenantId).where(sql`${t.status} = 'active'`),
   ],
 );

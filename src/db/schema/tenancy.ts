@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 
 export const tenants = pgTable("tenants", {
@@ -32,6 +32,7 @@ export const tenantDomains = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.host] }),
     uniqueIndex("tenant_domains_verified_host_key").on(t.host).where(sql`${t.verifiedAt} IS NOT NULL`),
+    index("tenant_domains_tenant_created_idx").on(t.tenantId, t.createdAt, t.host),
   ],
 );
 

@@ -29,6 +29,7 @@ export const users = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("users_tenant_email_key").on(t.tenantId, sql`lower(${t.email})`),
     index("users_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("users_tenant_name_idx").on(t.tenantId, sql`aula_fold(${t.name})`, t.id),
     index("users_tenant_role_created_idx").on(t.tenantId, t.role, t.createdAt, t.id),
     index("users_search_idx").using(
       "gin",
@@ -76,6 +77,14 @@ export const classGroups = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("class_groups_tenant_code_key").on(t.tenantId, t.code),
     index("class_groups_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("class_groups_search_idx").using(
+      "gin",
+      t.tenantId,
+      sql`aula_fold(${t.name} || ' ' || coalesce(${t.code}, '')) gin_trgm_ops`,
+    ),
+    index("class_groups_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("class_groups_tenant_name_idx").on(t.tenantId, sql`aula_fold(${t.name})`, t.id),
+    index("class_groups_course_ids_idx").using("gin", t.courseIds),
   ],
 );
 
@@ -91,6 +100,13 @@ export const classGroupMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.classGroupId, t.userId] }),
     index("class_group_members_class_created_idx").on(t.tenantId, t.classGroupId, t.createdAt, t.userId),
+    index("class_group_members_class_role_created_idx").on(
+      t.tenantId,
+      t.classGroupId,
+      t.role,
+      t.createdAt,
+      t.userId,
+    ),
     index("class_group_members_user_idx").on(t.tenantId, t.userId),
     foreignKey({
       columns: [t.tenantId, t.classGroupId],

@@ -119,6 +119,37 @@ describe("password reset limits", () => {
     expect(codes.at(-1)).toBe(429);
   });
 
+  it("is how a user created without sendInvite first signs in, as the creation's answer says", async () => {
+    const address = email(a);
+    const created = await post(
+      a,
+      "/api/institution/users",
+      { name: "Nina", email: address, role: "teacher" },
+      bearer(keyA),
+    );
+    expect(created.statusCode).toBe(201);
+    expect(created.json().status).toBe("active");
+    expect(created.json().signIn).toEqual({ method: "password_reset", via: "POST /api/auth/password-reset" });
+    expect((await post(a, "/api/auth/password-reset", { email: address })).statusCode).toBe(202);
+    await drain();
+    const token = linkIn(mailTo(address).text as string, "/reset-password").searchParams.get("token");
+    const set = await post(a, "/api/auth/password-reset/confirm", {
+      token,
+      password: "nina's first password",
+    });
+    expect(set.statusCode).toBe(204);
+    expect(await sessionCookie(h, a, address, "nina's first password")).toBeTruthy();
+
+    const invited = await post(
+      a,
+      "/api/institution/users",
+      { name: "Otto", email: email(a), role: "teacher", sendInvite: true },
+      bearer(keyA),
+    );
+    expect(invited.json().signIn).toEqual({ method: "invitation", via: "POST /api/invites/accept" });
+    await drain();
+  });
+
   it("mails nobody who cannot sign in: an invited or suspended account gets the same 202 and no message", async () => {
     const invited = email(a);
     await post(

@@ -158,7 +158,10 @@ describe("creating an automation", () => {
       expect(res.json().details, url).toEqual([
         {
           field: "action.url",
-          message: "Must be an http(s) URL of a public host, without templates or credentials.",
+          message:
+            "Must be an http(s) URL of a public host, without templates or credentials. An address on your own " +
+            "machine or network (a receiver during development) is reached only once the server's operator " +
+            "lists its range in OUTBOUND_ALLOW_CIDRS, for example 127.0.0.1/32.",
         },
       ]);
       expect(res.body).not.toMatch(/10\.0\.0\.7|loopback|private/);

@@ -23,7 +23,8 @@ function bound(value: string, field: string, timeZone: string): Date {
   let instant: Date | undefined;
   if (DATE.test(value)) instant = startOfLocalDay(value, timeZone);
   else if (DATE_TIME.test(value)) instant = new Date(value);
-  if (instant === undefined || Number.isNaN(instant.getTime())) throw validationError(field, "field.invalid");
+  if (instant === undefined || Number.isNaN(instant.getTime()))
+    throw validationError(field, "field.date_or_date_time");
   return instant;
 }
 

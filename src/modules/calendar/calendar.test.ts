@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { DateTime } from "luxon";
 import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarFeeds } from "../../db/schema/index.js";
@@ -270,14 +271,23 @@ describe("calendar events", () => {
 describe("iCalendar feeds", () => {
   it("serves a student's agenda at a secret URL that a parser reads back event by event, in its time zones", async () => {
     const teacherKey = bearer(keyA);
+    // Two weeks ahead at 12:00 UTC, so the series stays inside the feed's window (the last 30 days and the next
+    // year) whenever the suite runs; a fixed date left it once it was more than 30 days past.
+    const weeklyStart = new Date(
+      Math.floor(Date.now() / 86_400_000) * 86_400_000 + 14 * 86_400_000 + 43_200_000,
+    );
+    const weeklyEnd = new Date(weeklyStart.getTime() + 3_600_000);
+    const berlinWall = DateTime.fromJSDate(weeklyStart, { zone: "Europe/Berlin" }).toFormat(
+      "yyyyMMdd'T'HHmmss",
+    );
     const weekly = (
       await call(
         "POST",
         `${BASE}/events`,
         {
           title: "Monitoria",
-          startsAt: "2026-12-01T12:00:00.000Z",
-          endsAt: "2026-12-01T13:00:00.000Z",
+          startsAt: weeklyStart.toISOString(),
+          endsAt: weeklyEnd.toISOString(),
           timezone: "Europe/Berlin",
           contextType: "user",
           contextId: student.id,
@@ -312,11 +322,11 @@ describe("iCalendar feeds", () => {
 
     const monitoria = events.find((e) => e.summary === "Monitoria");
     expect(monitoria?.uid).toContain(weekly.id);
-    expect(monitoria?.start.toISOString()).toBe("2026-12-01T12:00:00.000Z");
+    expect(monitoria?.start.toISOString()).toBe(weeklyStart.toISOString());
     expect(monitoria?.start.tz).toBe("Europe/Berlin");
-    expect(monitoria?.end?.toISOString()).toBe("2026-12-01T13:00:00.000Z");
+    expect(monitoria?.end?.toISOString()).toBe(weeklyEnd.toISOString());
     expect(monitoria?.rrule?.all().map((d) => d.toISOString())).toHaveLength(3);
-    expect(feed.body).toContain("DTSTART;TZID=Europe/Berlin:20261201T130000");
+    expect(feed.body).toContain(`DTSTART;TZID=Europe/Berlin:${berlinWall}`);
 
     const due = events.find((e) => e.summary === "Entrega Álgebra");
     expect(due?.start.toISOString()).toBe(day(2).toISOString());

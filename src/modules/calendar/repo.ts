@@ -13,6 +13,7 @@ import {
   tenants,
   users,
 } from "../../db/schema/index.js";
+import { MAX_DURATION_MINUTES } from "../live-classes/schemas.js";
 import type { CalendarEventRecord } from "./schemas.js";
 
 const columns = {
@@ -61,6 +62,19 @@ export async function ownTimezone(db: Executor, tenantId: string, id: string): P
     .from(calendarEvents)
     .where(and(eq(calendarEvents.tenantId, tenantId), eq(calendarEvents.id, id)));
   return rows[0]?.tz ?? null;
+}
+
+/** Who created the event (null: an API key); undefined when there is no such event. */
+export async function creatorOf(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<string | null | undefined> {
+  const rows = await db
+    .select({ createdBy: calendarEvents.createdBy })
+    .from(calendarEvents)
+    .where(and(eq(calendarEvents.tenantId, tenantId), eq(calendarEvents.id, id)));
+  return rows[0] === undefined ? undefined : rows[0].createdBy;
 }
 
 export type EventValues = Omit<typeof calendarEvents.$inferInsert, "tenantId" | "id">;
@@ -140,6 +154,13 @@ const uuidArray = (ids: string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
  * Custom events whose series overlaps the window (recurring ones are expanded by the caller). Without an
  * audience (the institution's calendar), users' own events are left out unless `withPersonal`.
  */
+const earliestStart = (window: Window) =>
+  new Date(Date.parse(window.from) - MAX_DURATION_MINUTES * 60_000).toISOString();
+
+/** The window as a range, `[from, to)`. */
+const windowRange = (window: Window) =>
+  sql`tstzrange(${window.from}::timestamptz, ${window.to}::timestamptz, '[)')`;
+
 export async function customEventsIn(
   db: Executor,
   tenantId: string,
@@ -163,6 +184,9 @@ export async function customEventsIn(
     .where(
       and(
         eq(calendarEvents.tenantId, tenantId),
+        // The span index's expression, so the overlap is found in the index (both ends bounded); the two
+        // comparisons after it are the exact rule (an event ending as the window starts is out).
+        sql`tstzrange(${calendarEvents.startsAt}, ${calendarEvents.lastEndsAt}, '[]') && ${windowRange(window)}`,
         lt(calendarEvents.startsAt, window.to),
         gt(calendarEvents.lastEndsAt, window.from),
         visible,
@@ -204,6 +228,10 @@ export async function liveOccurrencesIn(db: Executor, tenantId: string, window: 
     .where(
       and(
         eq(liveClassOccurrences.tenantId, tenantId),
+        // No occurrence lasts longer than a class may (MAX_DURATION_MINUTES), so one that overlaps the window
+        // starts at most that long before it: both ends of the window bound the start, whichever index on
+        // starts_at the planner takes (the tenant's, or a class's).
+        gt(liveClassOccurrences.startsAt, earliestStart(window)),
         lt(liveClassOccurrences.startsAt, window.to),
         gt(liveClassOccurrences.endsAt, window.from),
         visible,
@@ -227,7 +255,8 @@ export async function lessonDueDatesIn(db: Executor, tenantId: string, window: W
       and(
         eq(lessons.tenantId, tenantId),
         eq(lessons.status, "published"),
-        sql`${lessons.dueAt} >= ${window.from} AND ${lessons.dueAt} < ${window.to}`,
+        // lessons_due_idx is partial on these two conditions: both are written out so the planner can use it.
+        sql`${lessons.dueAt} IS NOT NULL AND ${lessons.dueAt} >= ${window.from} AND ${lessons.dueAt} < ${window.to}`,
         audience === undefined ? undefined : sql`${lessons.courseId} = ANY(${uuidArray(audience.courseIds)})`,
       ),
     );

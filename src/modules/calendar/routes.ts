@@ -107,23 +107,44 @@ export function calendarRoutes(app: App, ctx: AppContext): void {
         summary: "Update a custom event",
         description:
           "Changes the whole series. Moving `startsAt` without `endsAt` keeps the length; `status: canceled` " +
-          "keeps the event, marked canceled (feeds show it as CANCELLED).",
+          "keeps the event, marked canceled (feeds show it as CANCELLED). A teacher's session changes only the " +
+          "events it created (403 `forbidden` otherwise); administrators' sessions and keys act for the institution.",
         params: IdParams,
         body: UpdateCalendarEventBody,
         response: { 200: CalendarEvent },
       },
     },
-    (request) => service.updateEvent(db, tenantOf(request).id, requireUuid(request.params.id), request.body),
+    (request) =>
+      service.updateEvent(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.body,
+      ),
   );
 
   app.delete(
     `${BASE}/events/:id`,
     {
       config: { access: write },
-      schema: { tags, summary: "Delete a custom event", params: IdParams, response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        summary: "Delete a custom event",
+        description:
+          "A teacher's session deletes only the events it created (403 `forbidden` otherwise); administrators' " +
+          "sessions and keys act for the institution.",
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
-      await service.deleteEvent(db, tenantOf(request).id, requireUuid(request.params.id));
+      await service.deleteEvent(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+      );
       reply.code(204).send(null);
     },
   );

@@ -19,8 +19,9 @@ const Recurrence = Type.String({
   minLength: 1,
   maxLength: 500,
   description:
-    "RFC 5545 RRULE (e.g. `FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10`), without DTSTART; it must end (COUNT or " +
-    "UNTIL) within 366 occurrences.",
+    "RFC 5545 RRULE (e.g. `FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10`), without DTSTART, at most daily (no HOURLY, " +
+    "MINUTELY, SECONDLY, BYHOUR, BYMINUTE, BYSECOND); it must occur at least once and end (COUNT or UNTIL) " +
+    "within 366 occurrences and 50 years.",
 });
 
 export const CalendarEvent = Type.Object(

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Executor } from "../../db/client.js";
+import { mayChangeOwned } from "../../platform/auth/owner.js";
+import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { checkRule, occurrences } from "../../platform/recurrence/rrule.js";
+import { checkRule, occurrences, ruleDetail } from "../../platform/recurrence/rrule.js";
 import { canonicalTimezone } from "../institution/timezone.js";
 import * as repo from "./repo.js";
 import type {
@@ -62,12 +64,7 @@ async function normalise(db: Executor, tenantId: string, e: EventShape): Promise
   if (e.recurrence !== null && details.length === 0) {
     const checked = checkRule(e.recurrence, start, zone);
     if (checked.ok) rule = checked.rule;
-    else
-      details.push({
-        field: "recurrence",
-        key: checked.reason === "invalid" ? "field.rrule_invalid" : "field.too_many_occurrences",
-        params: { limit: 366 },
-      });
+    else details.push(ruleDetail(checked.reason));
   }
   if (details.length > 0) throw new AppError("validation_failed", { details });
   const length = end.getTime() - start.getTime();
@@ -121,16 +118,36 @@ export async function getEvent(db: Executor, tenantId: string, id: string): Prom
   return event;
 }
 
+/**
+ * The rule live classes follow (see platform/auth/owner.ts): a teacher's session changes or deletes only the events
+ * it created; an administrator's session and a key act for the institution. Called with the event's row locked, so
+ * the owner checked is the owner when the change is written.
+ */
+async function requireCreator(
+  tx: Executor,
+  principal: Principal,
+  tenantId: string,
+  id: string,
+): Promise<void> {
+  const creator = await repo.creatorOf(tx, tenantId, id);
+  if (creator === undefined) throw notFound();
+  if (!mayChangeOwned(principal, creator)) {
+    throw new AppError("forbidden", { messageKey: "forbidden.calendar_event_owner" });
+  }
+}
+
 /** Changes apply to the whole series (RESOURCES' `scope=this|following` is not offered: see README). */
 export async function updateEvent(
   db: Db,
   tenantId: string,
+  principal: Principal,
   id: string,
   input: UpdateCalendarEventInput,
 ): Promise<CalendarEventRecord> {
   return db.transaction(async (tx) => {
     const current = await repo.findEvent(tx, tenantId, id, true);
     if (current === undefined) throw notFound();
+    await requireCreator(tx, principal, tenantId, id);
     const storedZone = await repo.ownTimezone(tx, tenantId, id);
     const pick = <K extends keyof UpdateCalendarEventInput>(k: K, fallback: unknown) =>
       input[k] === undefined ? fallback : input[k];
@@ -167,8 +184,12 @@ export async function updateEvent(
   });
 }
 
-export async function deleteEvent(db: Executor, tenantId: string, id: string): Promise<void> {
-  if (!(await repo.deleteEvent(db, tenantId, id))) throw notFound();
+export async function deleteEvent(db: Db, tenantId: string, principal: Principal, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ((await repo.findEvent(tx, tenantId, id, true)) === undefined) throw notFound();
+    await requireCreator(tx, principal, tenantId, id);
+    if (!(await repo.deleteEvent(tx, tenantId, id))) throw notFound();
+  });
 }
 
 /** 64 hex characters; only the SHA-256 is stored. */

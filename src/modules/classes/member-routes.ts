@@ -4,6 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { read, tags, write } from "./access.js";
 import {
   AddMembersBody,
@@ -25,7 +26,10 @@ export function memberRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a class's members",
-        description: "Most recently joined first unless `sort` says otherwise. Filter by the member `role`.",
+        description:
+          "Most recently joined first unless `sort` says otherwise. Filter by the member `role`. " +
+          "`pagination.total` is exact unfiltered; with `role` it counts exactly up to " +
+          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         params: IdParams,
         querystring: ListMembersQuery,
         response: { 200: ClassMemberPage },

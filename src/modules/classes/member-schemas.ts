@@ -1,7 +1,8 @@
 import { type Static, Type } from "typebox";
 import { BulkStatusSchema, BulkSummary, ItemError } from "../../platform/http/bulk.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const MEMBER_ROLES = ["student", "teacher", "leader"] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
@@ -31,7 +32,7 @@ export const ClassMember = Type.Object(
 );
 export type ClassMemberRecord = Static<typeof ClassMember>;
 
-export const ClassMemberPage = PageOf(ClassMember);
+export const ClassMemberPage = CappedPageOf(ClassMember);
 
 export const ListMembersQuery = Type.Object(
   {

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { classGroupMembers, classGroups, tenantCounters, users } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ClassMemberRecord, MemberRole, MemberSort } from "./member-schemas.js";
 import { sortTag } from "./repo.js";
@@ -54,17 +56,21 @@ export async function listMembers(
   return rows as ClassMemberRecord[];
 }
 
-/** The class's counter when every member counts; a role filter counts its rows through the class index. */
+/**
+ * The class's counter, exact, when every member counts; a role filter counts its members up to the platform's cap,
+ * walking class_group_members_class_role_created_idx in join order (`countCapped`).
+ */
 export async function countMembers(
   db: Executor,
   tenantId: string,
   filter: { classGroupId: string; role?: MemberRole },
-): Promise<number> {
+): Promise<CappedTotal> {
   if (filter.role === undefined) {
-    return readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`);
+    return exactTotal(
+      await readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`),
+    );
   }
-  const rows = await db.select({ n: sql<number>`count(*)::int` }).from(m).where(where(tenantId, filter));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, m, where(tenantId, filter), ORDER["-joinedAt"]);
 }
 
 export interface LockedGroup {
@@ -149,27 +155,21 @@ export interface MembershipRow {
   joinedAt: string;
 }
 
-/** One statement per 5,000 rows; a row that already exists (a concurrent add) is left as it is. */
+/** One statement per chunk (BULK_CHUNK rows); a row that already exists (a concurrent add) is left as it is. */
 export async function insertMemberships(
   db: Executor,
   tenantId: string,
   rows: readonly { classGroupId: string; userId: string; role: MemberRole }[],
 ): Promise<MembershipRow[]> {
-  const inserted: MembershipRow[] = [];
-  // Chunked: a batch of 1,000 users with many classes each must stay below PostgreSQL's parameter limit.
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    inserted.push(
-      ...(await db
-        .insert(m)
-        .values(rows.slice(i, i + INSERT_CHUNK).map((r) => ({ tenantId, ...r })))
-        .onConflictDoNothing()
-        .returning({ classGroupId: m.classGroupId, userId: m.userId, role: m.role, joinedAt: m.createdAt })),
-    );
-  }
-  return inserted;
+  // Chunked: below PostgreSQL's parameter limit, and each statement short enough not to hold the event loop.
+  return inChunks(rows, (chunk) =>
+    db
+      .insert(m)
+      .values(chunk.map((r) => ({ tenantId, ...r })))
+      .onConflictDoNothing()
+      .returning({ classGroupId: m.classGroupId, userId: m.userId, role: m.role, joinedAt: m.createdAt }),
+  );
 }
-
-const INSERT_CHUNK = 5000;
 
 export async function deleteMemberships(
   db: Executor,

@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Actor } from "../events/actor.js";
 import { subjectOf } from "../events/actor.js";
 import type { AddMembersInput, ClassMemberRecord, ListMembersQueryType } from "./member-schemas.js";
@@ -38,7 +39,7 @@ export async function listMembers(
     repo.listMembers(db, tenantId, filter, query.sort ?? "-joinedAt", window),
     repo.countMembers(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 const unknownUser = (index: number, id: string) =>

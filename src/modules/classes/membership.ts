@@ -1,3 +1,4 @@
+import { BULK_CHUNK, inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
@@ -122,7 +123,8 @@ export async function removeMemberships(
   return removed;
 }
 
-const EVENT_CHUNK = 1000;
+// Events a statement: each chunk's insert and fan-out stay short (see BULK_CHUNK).
+const EVENT_CHUNK = BULK_CHUNK;
 
 /** A batch's events in a few statements; chunks keep each insert far below PostgreSQL's parameter limit. */
 export async function emitInChunks(
@@ -130,7 +132,5 @@ export async function emitInChunks(
   tenantId: string,
   events: readonly EventInput[],
 ): Promise<void> {
-  for (let i = 0; i < events.length; i += EVENT_CHUNK) {
-    await emitEvents(tx, tenantId, events.slice(i, i + EVENT_CHUNK));
-  }
+  await inChunks(events, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined), EVENT_CHUNK);
 }

@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { classGroups, courses, tenantCounters } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type {
   ClassGroupRecord,
@@ -61,7 +62,10 @@ function where(
     eq(classGroups.tenantId, tenantId),
     filter.status === undefined ? undefined : eq(classGroups.status, filter.status),
     filter.pattern === undefined ? undefined : sql`${searchable} LIKE aula_fold(${filter.pattern})`,
-    filter.courseId === undefined ? undefined : sql`${filter.courseId}::uuid = ANY(${classGroups.courseIds})`,
+    // Containment, not `= ANY(course_ids)`: class_groups_course_ids_idx (GIN) answers only the operator.
+    filter.courseId === undefined
+      ? undefined
+      : sql`${classGroups.courseIds} @> ARRAY[${filter.courseId}::uuid]`,
   ) as SQL;
 }
 
@@ -81,33 +85,43 @@ export async function listClasses(
   window: PageWindow,
 ): Promise<ClassGroupRecord[]> {
   const list = `class_groups_${sortTag(sort)}`;
-  const rows = await runPageQuery(db, list, tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(classGroups)
-      .where(where(p.tenantId, p))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  const rows = await runPageQuery(
+    db,
+    list,
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(classGroups)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A search's generic plan would walk the tenant in list order, filtering every row, for a rare term: each
+    // search (and course, which a few classes or all of them follow) is planned for its own value (the index's
+    // few matches, or the order for a common one).
+    { customPlan: ["pattern", "courseId"] },
   );
   return rows as ClassGroupRecord[];
 }
 
-/** Unfiltered and status-filtered totals come from the counters; other filters count their own matches. */
-export async function countClasses(db: Executor, tenantId: string, filter: ClassFilter): Promise<number> {
+/**
+ * Unfiltered and status-filtered totals come exactly from the counters; a search or a course counts its own
+ * matches up to the platform's cap, walking the default order (`countCapped`).
+ */
+export async function countClasses(
+  db: Executor,
+  tenantId: string,
+  filter: ClassFilter,
+): Promise<CappedTotal> {
   if (filter.search === undefined && filter.courseId === undefined) {
-    return readCounter(
-      db,
-      tenantId,
-      filter.status === undefined ? "class_groups" : `class_groups:status:${filter.status}`,
-    );
+    const counter = filter.status === undefined ? "class_groups" : `class_groups:status:${filter.status}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(classGroups)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, classGroups, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findClass(

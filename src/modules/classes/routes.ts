@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { read, tags, write } from "./access.js";
 import { memberRoutes } from "./member-routes.js";
 import { ClassGroup, ClassGroupPage, CreateClassBody, ListClassesQuery, UpdateClassBody } from "./schemas.js";
@@ -20,7 +21,9 @@ export function classRoutes(app: App, ctx: AppContext): void {
         summary: "List classes",
         description:
           "Newest first unless `sort` says otherwise. Filter by `status`, by `courseId` (classes that follow the " +
-          "course) and by `search`, which matches name and code ignoring case and accents.",
+          "course) and by `search`, which matches name and code ignoring case and accents. `pagination.total` " +
+          "is exact unfiltered and with `status` alone; a search or a course counts its matches exactly up to " +
+          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListClassesQuery,
         response: { 200: ClassGroupPage },
       },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const CLASS_STATUSES = ["active", "archived"] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];
@@ -119,4 +120,4 @@ export const ListClassesQuery = Type.Object(
 );
 export type ListClassesQueryType = Static<typeof ListClassesQuery>;
 
-export const ClassGroupPage = PageOf(ClassGroup);
+export const ClassGroupPage = CappedPageOf(ClassGroup);

@@ -2,7 +2,8 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import * as membersRepo from "./members-repo.js";
 import { emitInChunks } from "./membership.js";
@@ -65,7 +66,7 @@ export async function listClasses(db: Executor, tenantId: string, query: ListCla
     repo.listClasses(db, tenantId, filter, sort, window),
     repo.countClasses(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getClass(db: Executor, tenantId: string, id: string): Promise<ClassGroupRecord> {

@@ -240,10 +240,16 @@ describe("modules", () => {
       (await call("GET", `/api/institution/courses/${course}/modules${q}`)).json();
     const all = await list();
     expect(all.data.map((m: { title: string }) => m.title)).toEqual(["Banana", "abacaxi", "Caju"]);
-    expect(all.pagination).toEqual({ page: 1, perPage: 20, total: 3, totalPages: 1 });
+    expect(all.pagination).toEqual({ page: 1, perPage: 20, total: 3, totalPages: 1, totalRelation: "eq" });
     const published = await list("?status=published&perPage=1&page=2");
     expect(published.data.map((m: { title: string }) => m.title)).toEqual(["Caju"]);
-    expect(published.pagination).toEqual({ page: 2, perPage: 1, total: 2, totalPages: 2 });
+    expect(published.pagination).toEqual({
+      page: 2,
+      perPage: 1,
+      total: 2,
+      totalPages: 2,
+      totalRelation: "eq",
+    });
     expect((await list("?sort=-position")).data.map((m: { title: string }) => m.title)).toEqual([
       "Caju",
       "abacaxi",

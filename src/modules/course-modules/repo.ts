@@ -6,6 +6,7 @@ import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { courseModules, lessons } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ModuleRecord, ModuleSort } from "./schemas.js";
 
@@ -66,19 +67,20 @@ export async function listModules(
   return rows as ModuleRecord[];
 }
 
-/** The course's counter when unfiltered; a status filter counts within one course (small, indexed). */
+/**
+ * The course's counter when unfiltered (exact); a status filter counts its matches up to the platform's cap, in
+ * position order through the course's status index.
+ */
 export async function countModules(
   db: Executor,
   tenantId: string,
   courseId: string,
   filter: { status?: string },
-): Promise<number> {
-  if (filter.status === undefined) return readCounter(db, tenantId, `course_modules:course_id:${courseId}`);
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(courseModules)
-    .where(where(tenantId, courseId, filter.status));
-  return rows[0]?.n ?? 0;
+): Promise<CappedTotal> {
+  if (filter.status === undefined) {
+    return exactTotal(await readCounter(db, tenantId, `course_modules:course_id:${courseId}`));
+  }
+  return countCapped(db, courseModules, where(tenantId, courseId, filter.status), ORDER.position);
 }
 
 export async function findModule(

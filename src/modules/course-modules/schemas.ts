@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { LESSON_EXAMPLE, Lesson } from "../lessons/schemas.js";
 
 export const MODULE_STATUSES = ["draft", "published"] as const;
@@ -119,7 +120,7 @@ export const ListModulesQuery = Type.Object(
 );
 export type ListModulesQueryType = Static<typeof ListModulesQuery>;
 
-export const ModulePage = PageOf(CourseModule);
+export const ModulePage = CappedPageOf(CourseModule);
 
 export const ModuleOrderBody = Type.Object(
   {

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { courseExists, lockCourseStructure } from "../courses/repo.js";
 import { quizAttemptsExist } from "../lessons/repo.js";
@@ -64,7 +65,7 @@ export async function listModules(
   const window = pageWindow(query);
   await assertReadable(db, tenantId, reader, { courseId });
   const status = statusFor(reader, query.status);
-  if (status === null) return pageEnvelope([], 0, window);
+  if (status === null) return cappedPageEnvelope([], exactTotal(0), window);
   const filter = { status };
   const [exists, data, total] = await Promise.all([
     courseExists(db, tenantId, courseId),
@@ -72,7 +73,7 @@ export async function listModules(
     repo.countModules(db, tenantId, courseId, filter),
   ]);
   if (!exists) throw notFound();
-  return pageEnvelope(await asReadBy(db, tenantId, reader, data), total, window);
+  return cappedPageEnvelope(await asReadBy(db, tenantId, reader, data), total, window);
 }
 
 /** A learner's modules count only the lessons a learner reads: the published ones. */

@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { courses, enrollments, tagAssignments } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import { learnerCourseIds } from "./audience.js";
 import type {
@@ -87,49 +88,50 @@ export async function listCourses(
   }
   // The default order keeps the statement name it always had; every other order gets its own statement.
   const list = sort === "-createdAt" ? "courses" : `courses_${sort.replace("-", "desc_")}`;
-  const rows = await runPageQuery(db, list, tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(courses)
-      .where(where(p.tenantId, p))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  const rows = await runPageQuery(
+    db,
+    list,
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(courses)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A term's matches range from none to the whole tenant: each search is planned for its own term.
+    { customPlan: ["pattern"] },
   );
   return rows as CourseRecord[];
 }
 
 /**
- * Exact totals without counting the tenant's rows: unfiltered and status-filtered lists read the counters the
- * triggers keep; a text search counts only its own matches, through the trigram index, and a tag filter the
- * courses carrying the tag.
+ * Unfiltered and status-filtered totals are the counters the triggers keep (exact). A search or a tag can match
+ * any number of courses: those count their matches up to the platform's cap, walking the default order. A
+ * learner's list holds the courses they are enrolled in, a handful, and is counted exactly.
  */
 export async function countCourses(
   db: Executor,
   tenantId: string,
   filter: CourseFilter,
   learnerId?: string,
-): Promise<number> {
+): Promise<CappedTotal> {
   if (learnerId !== undefined) {
     const rows = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(courses)
       .where(and(where(tenantId, bindings(filter)), learnerSees(tenantId, learnerId)));
-    return rows[0]?.n ?? 0;
+    return exactTotal(rows[0]?.n ?? 0);
   }
   if (filter.search === undefined && filter.tag === undefined) {
-    return readCounter(
-      db,
-      tenantId,
-      filter.status === undefined ? "courses" : `courses:status:${filter.status}`,
-    );
+    const counter = filter.status === undefined ? "courses" : `courses:status:${filter.status}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(courses)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, courses, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findCourse(

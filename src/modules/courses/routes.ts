@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import {
   Course,
   CourseOutline,
@@ -40,7 +41,8 @@ export function courseRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise (ties broken by id). `search` matches title and description, " +
           "ignoring case and accents; `status` and `tag` (a tag id) narrow the list. " +
-          LEARNER_NOTE,
+          cappedTotalNote("unfiltered and with `status` alone") +
+          ` ${LEARNER_NOTE}`,
         querystring: ListCoursesQuery,
         response: { 200: CoursePage },
       },

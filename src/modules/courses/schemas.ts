@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { OUTLINE_MODULE_EXAMPLE, OutlineModule } from "../course-modules/schemas.js";
 
 export const COURSE_STATUSES = ["draft", "published", "archived"] as const;
@@ -86,7 +87,7 @@ export const ListCoursesQuery = Type.Object(
 );
 export type ListCoursesQueryType = Static<typeof ListCoursesQuery>;
 
-export const CoursePage = PageOf(Course);
+export const CoursePage = CappedPageOf(Course);
 
 export const DeleteCourseQuery = Type.Object(
   {

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { copyCourseContent, outlineOf } from "../course-modules/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
@@ -57,7 +58,7 @@ export async function listCourses(
     repo.listCourses(db, tenantId, filter, query.sort ?? "-createdAt", window, learner),
     repo.countCourses(db, tenantId, filter, learner),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getCourse(

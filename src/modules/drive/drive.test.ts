@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driveFolders, media } from "../../db/schema/index.js";
 import {
@@ -264,6 +264,11 @@ describe("drive files and sharing", () => {
     expect(ids).toEqual(expect.arrayContaining([byCourse.id, byClass.id, everyone.id]));
     expect(ids).not.toContain(staffOnly.id);
     expect(top.data.every((e: { type: string }) => e.type === "folder")).toBe(true);
+    // The top level's total for a student: the counters of the institution's, its course's and its class's.
+    expect(top.pagination.total).toBe(top.data.length);
+    const outsiders = (await children("root", "?perPage=100", other)).json();
+    expect(outsiders.pagination.total).toBe(outsiders.data.length);
+    expect(outsiders.pagination.total).toBe(top.pagination.total - 2);
     const inside = (await children(byCourse.id, "", cookie)).json();
     expect(names(inside)).toEqual(["lista.pdf"]);
     expect(inside.pagination.total).toBe(1);
@@ -343,5 +348,32 @@ describe("drive files and sharing", () => {
     expect(place.statusCode).toBe(400);
     const row = (await h.database.db.select().from(driveFolders).where(eq(driveFolders.id, theirs.id)))[0];
     expect(row?.name).toBe(theirs.name);
+  });
+});
+
+describe("drive counters", () => {
+  it("agree with a recount of the rows after every change above (creates, moves, re-scopes, deletes)", async () => {
+    for (const tenant of [a, b]) {
+      const { rows } = (await h.database.db.execute(sql`
+        WITH kept AS (
+          SELECT counter, value::int AS value FROM tenant_counters
+          WHERE tenant_id = ${tenant.id} AND counter ~ '^drive_(children|roots):' AND value <> 0
+        ), recount AS (
+          SELECT k.counter, count(*)::int AS value FROM (
+            SELECT c.counter FROM drive_folders f, aula_drive_counters('drive_folders', to_jsonb(f)) c(counter)
+            WHERE f.tenant_id = ${tenant.id}
+            UNION ALL
+            SELECT c.counter FROM media m, aula_drive_counters('media', to_jsonb(m)) c(counter)
+            WHERE m.tenant_id = ${tenant.id}
+          ) k GROUP BY k.counter
+        )
+        SELECT coalesce(kept.counter, recount.counter) AS counter, kept.value AS kept, recount.value AS recounted
+        FROM kept FULL JOIN recount ON recount.counter = kept.counter
+        ORDER BY 1`)) as unknown as {
+        rows: { counter: string; kept: number | null; recounted: number | null }[];
+      };
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.kept !== r.recounted)).toEqual([]);
+    }
   });
 });

@@ -1,12 +1,17 @@
 import type { Executor } from "../../db/client.js";
+import type { Principal } from "../../platform/auth/types.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
+import { assertMayShare } from "../media/audience.js";
 import * as media from "../media/service.js";
+import type { FolderRow } from "./repo.js";
 import * as repo from "./repo.js";
 import type { DriveFileRecord, PlaceFileInput, UpdateFileInput } from "./schemas.js";
 
 /**
  * Drive files are media placed in a folder (`media.folder_id`): one file, one place. Placing, moving and
- * renaming change the media record; taking a file out of the drive leaves the media as it is.
+ * renaming change the media record; taking a file out of the drive leaves the media as it is. Placing or moving a
+ * file shares it with the folder's audience, which the principal needs the right to (media/audience.ts). The
+ * answers carry a download URL, so a file in a store this process cannot reach is 503 before anything changes.
  */
 type MediaRow = NonNullable<Awaited<ReturnType<typeof media.findRow>>>;
 
@@ -27,22 +32,37 @@ async function toFile(deps: media.MediaDeps, row: MediaRow, origin: string): Pro
   };
 }
 
-async function assertFolder(tx: Executor, tenantId: string, folderId: string): Promise<void> {
-  if ((await repo.findFolder(tx, tenantId, folderId)) === undefined) {
-    throw validationError("folderId", "field.unknown_folder", { id: folderId });
-  }
+async function assertFolder(tx: Executor, tenantId: string, folderId: string): Promise<FolderRow> {
+  const folder = await repo.findFolder(tx, tenantId, folderId);
+  if (folder === undefined) throw validationError("folderId", "field.unknown_folder", { id: folderId });
+  return folder;
+}
+
+/** The file goes into `folderId`: the folder must exist, and the principal may share the file with its audience. */
+async function assertMayPlace(
+  tx: Executor,
+  tenantId: string,
+  principal: Principal,
+  file: MediaRow,
+  folderId: string,
+): Promise<void> {
+  const folder = await assertFolder(tx, tenantId, folderId);
+  if (file.folderId === folderId) return;
+  await assertMayShare(tx, tenantId, principal, file.folderId, folder);
 }
 
 export async function placeFile(
   deps: media.MediaDeps,
   tenantId: string,
+  principal: Principal,
   input: PlaceFileInput,
   origin: string,
 ) {
   const row = await deps.db.transaction(async (tx) => {
     const file = await media.lockRow(tx, tenantId, input.mediaId.toLowerCase());
     if (file === undefined) throw validationError("mediaId", "field.unknown_media", { id: input.mediaId });
-    await assertFolder(tx, tenantId, input.folderId.toLowerCase());
+    media.assertStoreReachable(deps, [file]);
+    await assertMayPlace(tx, tenantId, principal, file, input.folderId.toLowerCase());
     return media.moveRow(tx, tenantId, file.id, { folderId: input.folderId.toLowerCase() });
   });
   return toFile(deps, row, origin);
@@ -68,6 +88,7 @@ export async function getFile(
 export async function updateFile(
   deps: media.MediaDeps,
   tenantId: string,
+  principal: Principal,
   id: string,
   input: UpdateFileInput,
   origin: string,
@@ -75,7 +96,9 @@ export async function updateFile(
   const row = await deps.db.transaction(async (tx) => {
     const file = await media.lockRow(tx, tenantId, id);
     if (file === undefined || file.folderId === null) throw notFound();
-    if (input.folderId !== undefined) await assertFolder(tx, tenantId, input.folderId.toLowerCase());
+    media.assertStoreReachable(deps, [file]);
+    if (input.folderId !== undefined)
+      await assertMayPlace(tx, tenantId, principal, file, input.folderId.toLowerCase());
     return media.moveRow(tx, tenantId, id, {
       ...(input.folderId === undefined ? {} : { folderId: input.folderId.toLowerCase() }),
       ...(input.name === undefined ? {} : { filename: input.name.trim() }),

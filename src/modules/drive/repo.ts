@@ -1,6 +1,7 @@
-import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { classGroupMembers, driveFolders, enrollments } from "../../db/schema/index.js";
+import { classGroupMembers, driveFolders, enrollments, tenantCounters } from "../../db/schema/index.js";
+import { folderKey, NIL_UUID } from "../media/repo.js";
 import type { FolderScope } from "./schemas.js";
 
 export type FolderRow = typeof driveFolders.$inferSelect;
@@ -102,22 +103,50 @@ export async function setScope(
     );
 }
 
-/** Sub-folders directly inside a folder (`null`: the top level) that the reader may see. */
-export async function countFolders(db: Executor, tenantId: string, id: string | null, readerId?: string) {
+/**
+ * What a folder holds as the reader sees it, from the counters the drive's triggers keep (migration 0032), so a
+ * page of a large folder does not count it. `folders`: sub-folders directly inside; a student who may read a
+ * folder may read all of them (a sub-folder carries its root's scope), so the count is the same for it. At the
+ * top level a student's folders are those of the institution and of the courses and classes it is in: the sum
+ * of a counter per audience, read for its own enrollments and memberships only. `files`: directly inside, the
+ * ready ones for a student (who sees no file at the top level).
+ */
+export async function countChildren(
+  db: Executor,
+  tenantId: string,
+  id: string | null,
+  readerId?: string,
+): Promise<{ folders: number; files: number }> {
+  if (readerId !== undefined && id === null) {
+    const result = (await db.execute(sql`
+      SELECT coalesce(sum(c.value), 0)::int AS n FROM ${tenantCounters} c
+      WHERE c.tenant_id = ${tenantId} AND c.counter IN (
+        SELECT 'drive_roots:institution'
+        UNION ALL
+        SELECT 'drive_roots:course:' || e.course_id FROM ${enrollments} e
+        WHERE e.tenant_id = ${tenantId} AND e.user_id = ${readerId} AND e.status IN ('active', 'completed')
+        UNION ALL
+        SELECT 'drive_roots:class:' || m.class_group_id FROM ${classGroupMembers} m
+        WHERE m.tenant_id = ${tenantId} AND m.user_id = ${readerId})`)) as unknown as {
+      rows: { n: number }[];
+    };
+    return { folders: result.rows[0]?.n ?? 0, files: 0 };
+  }
+  const key = id === null ? "root" : id.toLowerCase();
+  const folders = `drive_children:folders:${key}`;
+  const files = `drive_children:${readerId === undefined ? "files" : "ready"}:${key}`;
   const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(driveFolders)
-    .where(
-      and(
-        eq(driveFolders.tenantId, tenantId),
-        id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
-        readerId === undefined ? undefined : readableBy(readerId),
-      ),
-    );
-  return rows[0]?.n ?? 0;
+    .select({ counter: tenantCounters.counter, value: tenantCounters.value })
+    .from(tenantCounters)
+    .where(and(eq(tenantCounters.tenantId, tenantId), inArray(tenantCounters.counter, [folders, files])));
+  const value = (name: string) => Number(rows.find((r) => r.counter === name)?.value ?? 0);
+  return { folders: value(folders), files: value(files) };
 }
 
-/** A window of the sub-folders of one folder (`null`: the top level), by name. */
+/**
+ * A window of the sub-folders of one folder (`null`: the top level), by folded name: a walk of
+ * drive_folders_children_idx, which is in that order under the tenant and the parent.
+ */
 export async function listFolders(
   db: Executor,
   tenantId: string,
@@ -131,7 +160,7 @@ export async function listFolders(
     .where(
       and(
         eq(driveFolders.tenantId, tenantId),
-        id === null ? isNull(driveFolders.parentId) : eq(driveFolders.parentId, id),
+        sql`${folderKey(driveFolders.parentId)} = ${id ?? NIL_UUID}`,
         readerId === undefined ? undefined : readableBy(readerId),
       ),
     )

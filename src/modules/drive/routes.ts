@@ -26,6 +26,14 @@ const tags = ["drive"];
 const STUDENT_NOTE =
   "A student's session reads the folders shared with it (institution scope, its courses' and its classes') " +
   "and their ready files; anything else is 404 to it.";
+const AUDIENCE_NOTE =
+  "Sharing with a folder's audience needs the right to: an administrator may share with any; a teacher with " +
+  "the folders of the courses they teach (enrolled as `teacher` or `assistant`) and of the classes they teach " +
+  "(member as `teacher`), not institution-wide ones (403 `forbidden`); a key needs `drive:write`, and " +
+  "`media:read` to bring in a file that is in no folder (`media:read` or `drive:read` for one in a folder; 403 " +
+  "`insufficient_scope`).";
+const UNAVAILABLE_NOTE =
+  "A file in a store (S3) this server is not configured for is 503 `storage_unavailable`, and nothing changes.";
 const read = { kind: "authenticated", auth: ["key", "session"], scope: "drive:read" } as const;
 const write = {
   kind: "authenticated",
@@ -109,32 +117,41 @@ export function driveRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/drive/folders/:id",
     {
-      config: { access: write, errors: [409] },
+      config: { access: write, errors: [403, 409] },
       schema: {
         tags,
         summary: "Rename, move or re-scope a folder",
         description:
           "`parentId` moves it (null: to the top level); into itself or one of its sub-folders is 400. A moved " +
           "folder and its contents take the new parent's scope; a top-level folder's `scope` may be changed, for " +
-          "its whole tree. A name taken beside it is 409.",
+          "its whole tree. A new scope shares every file below with its audience: a teacher may give only the " +
+          `scope of a course or class they teach (403 \`forbidden\` otherwise). ${AUDIENCE_NOTE} A name taken beside it is 409.`,
         params: IdParams,
         body: UpdateFolderBody,
         response: { 200: Folder },
       },
     },
-    (request) => service.updateFolder(db, tenantOf(request).id, requireUuid(request.params.id), request.body),
+    (request) =>
+      service.updateFolder(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.body,
+      ),
   );
 
   app.delete(
     "/api/institution/drive/folders/:id",
     {
-      config: { access: write, errors: [409] },
+      config: { access: write, errors: [409, 503] },
       schema: {
         tags,
         summary: "Delete a folder",
         description:
           "409 unless it is empty or `recursive=true`, which deletes its sub-folders and their files (409 if a " +
-          "lesson uses one of the files).",
+          "lesson uses one of the files; 503 `storage_unavailable`, deleting nothing, if one is in a store this " +
+          "server is not configured for).",
         params: IdParams,
         querystring: DeleteFolderQuery,
         response: { 204: Type.Null() },
@@ -155,17 +172,25 @@ export function driveRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/api/institution/drive/files",
     {
-      config: { access: write },
+      config: { access: write, errors: [403, 503] },
       schema: {
         tags,
         summary: "Place a file in a folder",
-        description: "Puts an uploaded file (`mediaId`) in a folder; a file is in one folder at most.",
+        description:
+          "Puts an uploaded file (`mediaId`) in a folder; a file is in one folder at most. That shares it with " +
+          `the folder's audience. ${AUDIENCE_NOTE} ${UNAVAILABLE_NOTE}`,
         body: PlaceFileBody,
         response: { 201: DriveFile },
       },
     },
     async (request, reply) => {
-      const placed = await files.placeFile(deps, tenantOf(request).id, request.body, publicOrigin(request));
+      const placed = await files.placeFile(
+        deps,
+        tenantOf(request).id,
+        principalOf(request),
+        request.body,
+        publicOrigin(request),
+      );
       reply.code(201);
       return placed;
     },
@@ -174,11 +199,11 @@ export function driveRoutes(app: App, ctx: AppContext): void {
   app.get(
     "/api/institution/drive/files/:id",
     {
-      config: { access: read },
+      config: { access: read, errors: [503] },
       schema: {
         tags,
         summary: "Get a file of the drive",
-        description: `A ready file carries a signed, short-lived \`url\`. ${STUDENT_NOTE}`,
+        description: `A ready file carries a signed, short-lived \`url\`. ${STUDENT_NOTE} ${UNAVAILABLE_NOTE}`,
         params: IdParams,
         response: { 200: DriveFile },
       },
@@ -196,10 +221,11 @@ export function driveRoutes(app: App, ctx: AppContext): void {
   app.patch(
     "/api/institution/drive/files/:id",
     {
-      config: { access: write },
+      config: { access: write, errors: [403, 503] },
       schema: {
         tags,
         summary: "Rename or move a file",
+        description: `A move to another folder shares the file with its audience. ${AUDIENCE_NOTE} ${UNAVAILABLE_NOTE}`,
         params: IdParams,
         body: UpdateFileBody,
         response: { 200: DriveFile },
@@ -209,6 +235,7 @@ export function driveRoutes(app: App, ctx: AppContext): void {
       files.updateFile(
         deps,
         tenantOf(request).id,
+        principalOf(request),
         requireUuid(request.params.id),
         request.body,
         publicOrigin(request),

@@ -5,6 +5,8 @@ import { driveFolders } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import type { Actor } from "../events/actor.js";
+import { assertMayAddress } from "../media/audience.js";
 import * as media from "../media/service.js";
 import type { FolderRow } from "./repo.js";
 import * as repo from "./repo.js";
@@ -23,19 +25,8 @@ export function readerOf(principal: Principal): string | undefined {
 
 const nameTaken = () => new AppError("conflict", { messageKey: "conflict.folder_name_taken" });
 
-/**
- * What a folder holds, as the reader sees it: sub-folders shared with it, and files (a student sees only ready
- * files, and none outside a folder).
- */
-async function counts(db: Executor, tenantId: string, id: string | null, readerId?: string) {
-  const [folders, files] = await Promise.all([
-    repo.countFolders(db, tenantId, id, readerId),
-    readerId !== undefined && id === null
-      ? Promise.resolve(0)
-      : media.countInFolder(db, tenantId, id, readerId !== undefined),
-  ]);
-  return { folders, files };
-}
+/** What a folder holds, as the reader sees it: read from the drive's counters (repo.countChildren). */
+const counts = repo.countChildren;
 
 async function toFolder(db: Executor, row: FolderRow, readerId?: string): Promise<FolderRecord> {
   const [path, inside] = await Promise.all([
@@ -127,9 +118,17 @@ export async function getFolder(db: Executor, tenantId: string, id: string, read
 /**
  * Renames, moves (no cycles: the new parent may not be the folder or one of its sub-folders) and re-scopes. A
  * moved folder and everything below it take the new parent's scope; only a top-level folder's scope may be set.
- * Moves of one tenant queue on an advisory lock, so two concurrent moves cannot close a loop between them.
+ * Moves of one tenant queue on an advisory lock, so two concurrent moves cannot close a loop between them. A new
+ * audience (a move under a folder of another scope, or a re-scope) shares every file below with it, so it needs
+ * the right to address that audience (media/audience.ts), 403 otherwise.
  */
-export async function updateFolder(db: Executor, tenantId: string, id: string, input: UpdateFolderInput) {
+export async function updateFolder(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+  input: UpdateFolderInput,
+) {
   try {
     const row = await db.transaction(async (tx) => {
       await repo.lockTree(tx, tenantId);
@@ -154,6 +153,12 @@ export async function updateFolder(db: Executor, tenantId: string, id: string, i
           classId: input.classId === undefined ? current.classId : input.classId,
         });
       }
+      const widened =
+        scope !== undefined &&
+        (scope.scope !== current.scope ||
+          scope.courseId !== current.courseId ||
+          scope.classId !== current.classId);
+      if (widened) await assertMayAddress(tx, tenantId, actor, scope as ScopeFields);
       await tx
         .update(driveFolders)
         .set({
@@ -194,6 +199,8 @@ export async function deleteFolder(
     }
     const subtree = await repo.subtreeOf(tx, tenantId, id);
     const rows = await media.lockInFolders(tx, tenantId, subtree);
+    // Bytes this process cannot remove (their store is not configured here): 503, and nothing is deleted.
+    media.assertStoreReachable(deps, rows);
     const used = await media.countLessonsUsing(
       tx,
       tenantId,
@@ -214,7 +221,11 @@ export async function deleteFolder(
   await media.removeBytes(deps, files);
 }
 
-/** A folder's children (`root`: the top level), folders first, then files, each by name; totals exact. */
+/**
+ * A folder's children (`root`: the top level), folders first, then files, each by name; totals exact. The total
+ * is read from counters and each part of the page walks an index in its order (migration 0032), so a page of a
+ * folder of 100,000 files costs what a page of a small one does.
+ */
 export async function listChildren(
   db: Executor,
   tenantId: string,

@@ -1,7 +1,8 @@
 /** The message log, POST /email/messages and bounce reports. */
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { BodyHtml, BodyText, Locale, MAX_RECIPIENTS, Subject, VariableValues } from "./schemas.js";
 
 export const MESSAGE_STATUSES = ["queued", "sent", "failed", "bounced", "complained"] as const;
@@ -60,7 +61,7 @@ export const MessageListItem = Type.Object(MessageFields, {
   description: "`toEmail` is masked in lists (`a***@example.com`); GET /email/messages/:id shows it whole.",
   examples: [SAMPLE_MESSAGE],
 });
-export const MessagePage = PageOf(MessageListItem);
+export const MessagePage = CappedPageOf(MessageListItem);
 
 export const ListMessagesQuery = Type.Object(
   {

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { emailMessages, emailTemplates, tenants } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { TemplateContent } from "./defaults.js";
 
@@ -55,15 +56,70 @@ export async function findOverride(
   return rows[0];
 }
 
-/** Every stored template of the tenant (overrides and custom ones): tens of rows, not thousands. */
-export async function listOverrides(db: Executor, tenantId: string, key?: string): Promise<StoredTemplate[]> {
+/** One key's stored versions, one per locale at most. */
+export async function listOverrides(db: Executor, tenantId: string, key: string): Promise<StoredTemplate[]> {
+  return db
+    .select(templateColumns)
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.tenantId, tenantId), eq(emailTemplates.key, key)))
+    .orderBy(asc(emailTemplates.key), asc(emailTemplates.locale));
+}
+
+/**
+ * The tenant's versions of these keys (the built-in ones: at most keys × locales rows), through the primary key.
+ * Unordered: the caller places them by key and locale.
+ */
+export async function overridesOf(
+  db: Executor,
+  tenantId: string,
+  keys: readonly string[],
+  locale?: string,
+): Promise<StoredTemplate[]> {
   return db
     .select(templateColumns)
     .from(emailTemplates)
     .where(
-      and(eq(emailTemplates.tenantId, tenantId), key === undefined ? undefined : eq(emailTemplates.key, key)),
+      and(
+        eq(emailTemplates.tenantId, tenantId),
+        inArray(emailTemplates.key, [...keys]),
+        locale === undefined ? undefined : eq(emailTemplates.locale, locale),
+      ),
+    );
+}
+
+/**
+ * A page of the tenant's stored templates of other keys than `builtIn` (its `custom.*` ones), by key and locale:
+ * through the primary key, or (tenant_id, locale, key) for one locale.
+ */
+export async function customTemplatesPage(
+  db: Executor,
+  tenantId: string,
+  builtIn: readonly string[],
+  locale: string | undefined,
+  window: { limit: number; offset: number },
+): Promise<StoredTemplate[]> {
+  return db
+    .select(templateColumns)
+    .from(emailTemplates)
+    .where(
+      and(
+        eq(emailTemplates.tenantId, tenantId),
+        notInArray(emailTemplates.key, [...builtIn]),
+        locale === undefined ? undefined : eq(emailTemplates.locale, locale),
+      ),
     )
-    .orderBy(asc(emailTemplates.key), asc(emailTemplates.locale));
+    .orderBy(asc(emailTemplates.key), asc(emailTemplates.locale))
+    .limit(window.limit)
+    .offset(window.offset);
+}
+
+/** The tenant's stored templates (overrides and custom ones), in one locale or all: trigger-kept counters (0041). */
+export function countStoredTemplates(db: Executor, tenantId: string, locale?: string): Promise<number> {
+  return readCounter(
+    db,
+    tenantId,
+    locale === undefined ? "email_templates" : `email_templates:locale:${locale}`,
+  );
 }
 
 export async function upsertOverride(
@@ -176,6 +232,8 @@ function messageWhere(tenantId: string, f: MessageFilter): SQL {
   ) as SQL;
 }
 
+const NEWEST_FIRST = [desc(emailMessages.createdAt), desc(emailMessages.id)];
+
 export async function listMessages(
   db: Executor,
   tenantId: string,
@@ -183,10 +241,7 @@ export async function listMessages(
   sort: "createdAt" | "-createdAt",
   window: PageWindow,
 ): Promise<MessageRow[]> {
-  const order =
-    sort === "createdAt"
-      ? [asc(emailMessages.createdAt), asc(emailMessages.id)]
-      : [desc(emailMessages.createdAt), desc(emailMessages.id)];
+  const order = sort === "createdAt" ? [asc(emailMessages.createdAt), asc(emailMessages.id)] : NEWEST_FIRST;
   return db
     .select(messageColumns)
     .from(emailMessages)
@@ -197,22 +252,20 @@ export async function listMessages(
 }
 
 /**
- * Exact. Unfiltered and status-filtered totals are the trigger-kept counters (`email_messages`,
- * `email_messages:status:<s>`); other filters count their own matches through the tenant-leading indexes.
+ * Unfiltered and status-filtered totals are the trigger-kept counters (`email_messages`,
+ * `email_messages:status:<s>`), exact; other filters count their matches up to the platform's cap, walking the
+ * newest first through the tenant-leading indexes (`countCapped`).
  */
-export async function countMessages(db: Executor, tenantId: string, filter: MessageFilter): Promise<number> {
+export async function countMessages(
+  db: Executor,
+  tenantId: string,
+  filter: MessageFilter,
+): Promise<CappedTotal> {
   if (filter.userId === undefined && filter.templateKey === undefined && filter.since === undefined) {
-    return readCounter(
-      db,
-      tenantId,
-      filter.status === undefined ? "email_messages" : `email_messages:status:${filter.status}`,
-    );
+    const counter = filter.status === undefined ? "email_messages" : `email_messages:status:${filter.status}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(emailMessages)
-    .where(messageWhere(tenantId, filter));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, emailMessages, messageWhere(tenantId, filter), NEWEST_FIRST);
 }
 
 export async function findMessage(

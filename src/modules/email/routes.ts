@@ -5,6 +5,7 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import {
   BounceBody,
   BounceResult,
@@ -175,7 +176,9 @@ export function emailRoutes(app: App, ctx: AppContext): void {
         description:
           "Queues one message per recipient (`userIds`, up to 1,000, or the members of `classGroupId`), from a " +
           "template or from `subject` + `bodyHtml` + `bodyText`, in one transaction: 202 with their ids. The " +
-          "worker sends them (SMTP, or .eml files without it) with retries; follow them at GET /email/messages.",
+          "worker sends them (SMTP, or .eml files without it) with retries; follow them at GET /email/messages. " +
+          "One request queues at most 4,000,000 characters (subject, HTML and text, times the recipients): past " +
+          "that it is 400 naming `bodyHtml` with the longest message this many recipients allow.",
         body: SendMessagesBody,
         response: { 202: Queued },
       },
@@ -200,7 +203,9 @@ export function emailRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List e-mail messages",
         description:
-          "Newest first; filter by `status`, `userId`, `templateKey`, `since`. Addresses are masked here.",
+          "Newest first; filter by `status`, `userId`, `templateKey`, `since`. Addresses are masked here. " +
+          "`pagination.total` is exact unfiltered and with `status` alone; other filters count their matches " +
+          `exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListMessagesQuery,
         response: { 200: MessagePage },
       },

@@ -5,7 +5,7 @@
  * queued.
  */
 import type { Executor } from "../../db/client.js";
-import { getSettings } from "../settings/service.js";
+import { displayName, getSettings } from "../settings/service.js";
 import { institutionInfo } from "./repo.js";
 
 export interface Sender {
@@ -18,8 +18,10 @@ export async function senderOf(db: Executor, tenantId: string): Promise<Sender |
     getSettings(db, tenantId).catch(() => undefined),
     institutionInfo(db, tenantId),
   ]);
-  // One line, whatever was typed: a display name is a header value.
-  const name = (settings?.notifications.senderName ?? institution.name).replace(/[\r\n\t]+/g, " ").trim();
+  // One line that cannot read as an address, whatever is stored: the settings refuse such a sender name today,
+  // but one stored before, or the institution's name, is cleaned the same way. nodemailer then quotes and
+  // encodes it as a display name of its own (an address object, never a string put together here).
+  const name = displayName(settings?.notifications.senderName ?? institution.name);
   if (name === "") return undefined;
   const replyTo = settings?.notifications.replyTo ?? undefined;
   return { fromName: name, ...(replyTo === undefined || replyTo === null ? {} : { replyTo }) };

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCALES } from "../../locales/index.js";
 import {
   adminCookie,
   bearer,
   type Harness,
   json,
+  makeKey,
+  makeTenant,
   makeUser,
   sessionCookie,
   TEST_PASSWORD,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { TEMPLATE_KEYS } from "./defaults.js";
 
 let k: MailKit;
 let h: Harness;
@@ -158,6 +162,76 @@ describe("templates", () => {
     expect(unknown.statusCode).toBe(400);
     await drain();
     expect(mailTo(user.email).subject).toBe("Semana 12");
+  });
+
+  it("pages the built-in keys in each locale, then the custom templates by key and locale, with exact totals", async () => {
+    const t = await makeTenant(h);
+    const auth = bearer(await makeKey(h, t, ["settings:read", "settings:write"]));
+    const content = (locale: string) => ({ locale, subject: "S", bodyHtml: "<p>B</p>", bodyText: "B" });
+    const write = async (method: "PUT" | "POST", url: string, payload: Record<string, string>) => {
+      const res = await h.inject({ method, url, headers: { host: t.host, ...json, ...auth }, payload });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    const base = "/api/institution/email/templates";
+    await write("PUT", `${base}/invite`, content("en-US"));
+    await write("PUT", `${base}/enrollment`, content("fr-FR"));
+    await write("POST", base, { key: "custom.b", ...content("pt-BR") });
+    await write("POST", base, { key: "custom.a", ...content("fr-FR") });
+    await write("PUT", `${base}/custom.a`, content("en-US"));
+    await write("POST", base, { key: "custom.c", ...content("en-US") });
+    // A second version of a stored template replaces it: one template still.
+    await write("PUT", `${base}/invite`, content("en-US"));
+    type Row = { key: string; locale: string; customized: boolean };
+    const builtIn: Row[] = TEMPLATE_KEYS.flatMap((key) =>
+      LOCALES.map((locale) => ({
+        key,
+        locale,
+        customized: `${key} ${locale}` === "invite en-US" || `${key} ${locale}` === "enrollment fr-FR",
+      })),
+    );
+    const custom = ["custom.a en-US", "custom.a fr-FR", "custom.b pt-BR", "custom.c en-US"].map((id) => {
+      const [key = "", locale = ""] = id.split(" ");
+      return { key, locale, customized: true };
+    });
+    /** Every page of `query` at `perPage`, each with the same total, against the list expected. */
+    const expectPages = async (query: string, perPage: number, expected: Row[]) => {
+      const seen: Row[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / perPage) + 1; page++) {
+        const res = await h.inject({
+          method: "GET",
+          url: `${base}?page=${page}&perPage=${perPage}${query}`,
+          headers: { host: t.host, ...auth },
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().pagination).toMatchObject({ total: expected.length, page, perPage });
+        seen.push(
+          ...res.json().data.map(({ key, locale, customized }: Row) => ({ key, locale, customized })),
+        );
+      }
+      expect(seen).toEqual(expected);
+    };
+    await expectPages("", 5, [...builtIn, ...custom]);
+    await expectPages(
+      "&locale=en-US",
+      3,
+      [...builtIn, ...custom].filter((r) => r.locale === "en-US"),
+    );
+    await expectPages("&customized=true", 4, [...builtIn.filter((r) => r.customized), ...custom]);
+    await expectPages(
+      "&customized=false",
+      10,
+      builtIn.filter((r) => !r.customized),
+    );
+    const gone = await h.inject({
+      method: "DELETE",
+      url: `${base}/custom.a?locale=fr-FR`,
+      headers: { host: t.host, ...auth },
+    });
+    expect(gone.statusCode).toBe(204);
+    await expectPages("&customized=true", 3, [
+      ...builtIn.filter((r) => r.customized),
+      ...custom.filter((r) => r.locale !== "fr-FR"),
+    ]);
   });
 
   it("admits administrators' sessions only", async () => {

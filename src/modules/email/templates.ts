@@ -48,31 +48,46 @@ function recordOf(key: string, locale: Locale, stored: repo.StoredTemplate | und
   };
 }
 
-/** Every (key, locale): the built-in keys in each locale, overridden or not, then the custom templates. */
-async function allTemplates(db: Executor, tenantId: string, key?: string): Promise<TemplateRecord[]> {
-  const stored = await repo.listOverrides(db, tenantId, key);
+/** The built-in keys (all, or `key`) in each locale, overridden or not, in list order. */
+function builtInRecords(stored: repo.StoredTemplate[], keys: readonly string[], locales: readonly Locale[]) {
   const byId = new Map(stored.map((s) => [`${s.key}\u0000${s.locale}`, s]));
-  const builtIn = TEMPLATE_KEYS.filter((k) => key === undefined || k === key).flatMap((k) =>
-    LOCALES.map((l) => recordOf(k, l, byId.get(`${k}\u0000${l}`))),
-  );
-  const custom = stored
-    .filter((s) => !isTemplateKey(s.key))
-    .map((s) => recordOf(s.key, s.locale as Locale, s));
-  return [...builtIn, ...custom];
+  return keys.flatMap((k) => locales.map((l) => recordOf(k, l, byId.get(`${k}\u0000${l}`))));
+}
+
+/** One key's templates: a built-in key in every locale, a custom one in those it was written in. */
+async function allTemplates(db: Executor, tenantId: string, key: string): Promise<TemplateRecord[]> {
+  const stored = await repo.listOverrides(db, tenantId, key);
+  if (isTemplateKey(key)) return builtInRecords(stored, [key], LOCALES);
+  return stored.map((s) => recordOf(s.key, s.locale as Locale, s));
 }
 
 /**
- * Tens of templates per institution (6 keys × 4 locales plus its custom ones), so the list is built in memory from
- * one query, with an exact total.
+ * The built-in keys in each locale (6 × 4, overridden or not), then the institution's custom templates by key and
+ * locale, whose number it decides. The built-in part is read through their few overrides; the custom part is a
+ * page in SQL after it, and its total a counter of stored templates less the built-in overrides among them.
  */
 export async function listTemplates(db: Executor, tenantId: string, query: ListTemplatesQueryType) {
   const window = pageWindow(query);
-  const all = (await allTemplates(db, tenantId)).filter(
-    (t) =>
-      (query.locale === undefined || t.locale === query.locale) &&
-      (query.customized === undefined || t.customized === query.customized),
+  const locales = query.locale === undefined ? LOCALES : [query.locale];
+  const overrides = await repo.overridesOf(db, tenantId, TEMPLATE_KEYS, query.locale);
+  const builtIn = builtInRecords(overrides, TEMPLATE_KEYS, locales).filter(
+    (t) => query.customized === undefined || t.customized === query.customized,
   );
-  return pageEnvelope(all.slice(window.offset, window.offset + window.limit), all.length, window);
+  const head = builtIn.slice(window.offset, window.offset + window.limit);
+  const wanted = window.limit - head.length;
+  // Custom templates are all customized: a list of defaults only has none.
+  if (query.customized === false) return pageEnvelope(head, builtIn.length, window);
+  const [custom, stored] = await Promise.all([
+    wanted === 0
+      ? []
+      : repo.customTemplatesPage(db, tenantId, TEMPLATE_KEYS, query.locale, {
+          limit: wanted,
+          offset: Math.max(0, window.offset - builtIn.length),
+        }),
+    repo.countStoredTemplates(db, tenantId, query.locale),
+  ]);
+  const data = [...head, ...custom.map((s) => recordOf(s.key, s.locale as Locale, s))];
+  return pageEnvelope(data, builtIn.length + stored - overrides.length, window);
 }
 
 export async function getTemplateSet(db: Executor, tenantId: string, key: string, locale?: Locale) {
@@ -117,7 +132,7 @@ export async function putTemplate(
   assertKnownVariables(key, input);
   const content = {
     subject: input.subject,
-    bodyHtml: sanitizeEmailHtml(input.bodyHtml),
+    bodyHtml: await sanitizeEmailHtml(input.bodyHtml),
     bodyText: input.bodyText,
   };
   await repo.upsertOverride(db, tenantId, key, input.locale, content);
@@ -134,17 +149,15 @@ export async function createCustomTemplate(
   input: PutTemplateInput & { key: string },
 ): Promise<TemplateRecord> {
   if (!CUSTOM_KEY.test(input.key)) throw validationError("key", "field.custom_template_key");
+  // Sanitised on a worker thread before the transaction: no lock waits for it.
+  const bodyHtml = await sanitizeEmailHtml(input.bodyHtml);
   return db.transaction(async (tx) => {
     // Two creations of one key queue on the first one's row instead of both passing the check.
     await tx.execute(
       sql`SELECT pg_advisory_xact_lock(hashtext(${`email_templates:${tenantId}:${input.key}`}))`,
     );
     if ((await repo.listOverrides(tx, tenantId, input.key)).length > 0) throw new AppError("conflict");
-    const content = {
-      subject: input.subject,
-      bodyHtml: sanitizeEmailHtml(input.bodyHtml),
-      bodyText: input.bodyText,
-    };
+    const content = { subject: input.subject, bodyHtml, bodyText: input.bodyText };
     await repo.upsertOverride(tx, tenantId, input.key, input.locale, content);
     return recordOf(input.key, input.locale, await repo.findOverride(tx, tenantId, input.key, input.locale));
   });
@@ -185,7 +198,7 @@ export async function previewTemplate(
   }
   const draft = {
     subject: input.subject ?? (stored as TemplateRecord).subject,
-    bodyHtml: sanitizeEmailHtml(input.bodyHtml ?? (stored as TemplateRecord).bodyHtml),
+    bodyHtml: await sanitizeEmailHtml(input.bodyHtml ?? (stored as TemplateRecord).bodyHtml),
     bodyText: input.bodyText ?? (stored as TemplateRecord).bodyText,
   };
   assertKnownVariables(key, draft);

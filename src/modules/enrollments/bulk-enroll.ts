@@ -1,4 +1,5 @@
 import type { PlanConfig } from "../../config/plans.js";
+import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
@@ -100,7 +101,7 @@ export async function bulkEnroll(
       for (let i = toInsert.length - 1; i >= 0; i--) {
         const r = toInsert[i] as Resolved;
         if (!refused.users.has(r.user.id) || roleOf(r.item) !== "student") continue;
-        results.push({ index: r.index, status: "failed", error: studentLimitReached(refused.limit) });
+        results.push({ index: r.index, status: "failed", error: studentLimitReached(refused) });
         toInsert.splice(i, 1);
       }
     }
@@ -119,7 +120,10 @@ export async function bulkEnroll(
     );
     const idByKey = new Map(inserted.map((row) => [keyOf(row.userId, row.courseId), row.id]));
     const records = new Map(
-      (await findEnrollments(tx, tenantId, [...idByKey.values()])).map((e) => [e.id, e]),
+      (await inChunks([...idByKey.values()], (ids) => findEnrollments(tx, tenantId, ids))).map((e) => [
+        e.id,
+        e,
+      ]),
     );
 
     const events: EventInput[] = [];
@@ -146,7 +150,7 @@ export async function bulkEnroll(
         subject: subjectOf(r.user),
       });
     }
-    await emitEvents(tx, tenantId, events);
+    await inChunks(events, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined));
   });
   return results.sort((x, y) => x.index - y.index);
 }
@@ -163,16 +167,16 @@ async function seatsRefused(
   plans: PlanConfig,
   tenantId: string,
   items: readonly Resolved[],
-): Promise<{ limit: number; users: Set<string> } | undefined> {
+): Promise<{ plan: string; limit: number; users: Set<string> } | undefined> {
   const candidates = items.filter((r) => roleOf(r.item) === "student" && r.user.role !== "student");
   if (candidates.length === 0) return undefined;
-  const { limit, refused } = await admitStudents(
+  const { plan, limit, refused } = await admitStudents(
     tx,
     plans,
     tenantId,
     candidates.map((r) => r.user.id),
   );
-  return refused.size === 0 ? undefined : { limit, users: refused };
+  return refused.size === 0 ? undefined : { plan, limit, users: refused };
 }
 
 /** Finds every item's user, course and class group with one query each; an item missing any of them fails. */

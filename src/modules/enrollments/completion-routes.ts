@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import {
   Completion,
   CompletionPage,
@@ -36,7 +37,9 @@ export function completionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a lesson's completions",
-        description: "Newest first unless `sort=completedAt`. Filter by `userId` and by `since` (inclusive).",
+        description:
+          "Newest first unless `sort=completedAt`. Filter by `userId` and by `since` (inclusive). " +
+          cappedTotalNote("unfiltered"),
         params: IdParams,
         querystring: ListCompletionsQuery,
         response: { 200: CompletionPage },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const COMPLETION_SOURCES = ["learner", "api", "import", "automation", "teacher", "quiz"] as const;
 
@@ -76,4 +77,4 @@ export const ListCompletionsQuery = Type.Object(
 );
 export type ListCompletionsQueryType = Static<typeof ListCompletionsQuery>;
 
-export const CompletionPage = PageOf(Completion);
+export const CompletionPage = CappedPageOf(Completion);

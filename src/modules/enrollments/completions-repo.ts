@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courseModules, enrollments, lessonCompletions, lessons } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CompletionRecord, CompletionSort } from "./completion-schemas.js";
 
@@ -261,19 +262,21 @@ export async function listCompletions(
   return rows as CompletionRecord[];
 }
 
-/** Exact totals: the lesson's trigger-kept counter when unfiltered, else a count over the same index. */
+/**
+ * The lesson's trigger-kept counter when unfiltered (exact); a filter counts its matches up to the platform's cap,
+ * newest first through the same index as the page (a `since` can reach back over every completion).
+ */
 export async function countCompletions(
   db: Executor,
   tenantId: string,
   lessonId: string,
   filter: CompletionFilter,
-): Promise<number> {
+): Promise<CappedTotal> {
   if (filter.userId === undefined && filter.since === undefined) {
-    return readCounter(db, tenantId, `lesson_completions:lesson_id:${lessonId}`);
+    return exactTotal(await readCounter(db, tenantId, `lesson_completions:lesson_id:${lessonId}`));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(lessonCompletions)
-    .where(where(tenantId, lessonId, filter));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, lessonCompletions, where(tenantId, lessonId, filter), [
+    desc(lessonCompletions.completedAt),
+    desc(lessonCompletions.userId),
+  ]);
 }

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
 import type { CompletionRecord, ListCompletionsQueryType } from "./completion-schemas.js";
@@ -204,5 +205,5 @@ export async function listCompletions(
     repo.listCompletions(db, tenantId, lessonId, filter, query.sort ?? "-completedAt", window),
     repo.countCompletions(db, tenantId, lessonId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { Type } from "typebox";
 import type { Executor } from "../../db/client.js";
 import { platformEvents } from "../../db/schema/index.js";
@@ -7,6 +7,7 @@ import type { AppContext } from "../../platform/context.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { IdParams, IsoDateTime, requireUuid, Uuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { EVENT_COLUMNS, type EventRow, ListEventsQuery, listEvents, retained } from "./list.js";
 
 /** Events are kept this long; older ones are 404 at once, and the worker deletes them daily. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -50,24 +51,43 @@ const PlatformEvent = Type.Object(
   },
 );
 
+const EventPage = Type.Object(
+  {
+    data: Type.Array(PlatformEvent),
+    pagination: Type.Object(
+      {
+        perPage: Type.Integer(),
+        next: Type.Union([Uuid, Type.Null()], {
+          description: "Pass it as `after` for the next page; null on the last one.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        data: (PlatformEvent as { examples?: unknown[] }).examples,
+        pagination: { perPage: 1, next: "c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f" },
+      },
+    ],
+  },
+);
+
+const EVENTS_ACCESS = {
+  kind: "authenticated",
+  auth: ["key", "session"],
+  scope: "automations:read",
+  roles: ["institution_admin"],
+} as const;
+
 async function findEvent(db: Executor, tenantId: string, id: string) {
   const rows = await db
-    .select({
-      id: platformEvents.id,
-      type: platformEvents.type,
-      schemaVersion: platformEvents.schemaVersion,
-      occurredAt: platformEvents.occurredAt,
-      actor: platformEvents.actor,
-      user: platformEvents.subject,
-      data: platformEvents.data,
-    })
+    .select(EVENT_COLUMNS)
     .from(platformEvents)
     .where(
-      and(
-        eq(platformEvents.tenantId, tenantId),
-        eq(platformEvents.id, id),
-        gt(platformEvents.occurredAt, sql`now() - make_interval(days => ${EVENT_RETENTION_DAYS})`),
-      ),
+      and(eq(platformEvents.tenantId, tenantId), eq(platformEvents.id, id), retained(EVENT_RETENTION_DAYS)),
     );
   return rows[0];
 }
@@ -75,16 +95,32 @@ async function findEvent(db: Executor, tenantId: string, id: string) {
 export function eventRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
   app.get(
+    "/api/institution/events",
+    {
+      config: { access: EVENTS_ACCESS },
+      schema: {
+        tags: ["events"],
+        summary: "List platform events",
+        description:
+          "The institution's events of the last " +
+          `${EVENT_RETENTION_DAYS} days, oldest first, in an order that never changes as events are added: a ` +
+          "receiver that was down reads on from the last event it handled (`after`, a page's `pagination.next`) " +
+          "and misses none. Filter by `type`, by the user an event is about (`userId`), and by `since`/`until`. " +
+          "`pagination` has no total: `next` is null on the last page.",
+        querystring: ListEventsQuery,
+        response: { 200: EventPage },
+      },
+    },
+    async (request) =>
+      (await listEvents(db, tenantOf(request).id, request.query, EVENT_RETENTION_DAYS)) as {
+        data: (EventRow & { actor: object; data: object; user: object | null })[];
+        pagination: { perPage: number; next: string | null };
+      },
+  );
+  app.get(
     "/api/institution/events/:id",
     {
-      config: {
-        access: {
-          kind: "authenticated",
-          auth: ["key", "session"],
-          scope: "automations:read",
-          roles: ["institution_admin"],
-        },
-      },
+      config: { access: EVENTS_ACCESS },
       schema: {
         tags: ["events"],
         summary: "Get a platform event",

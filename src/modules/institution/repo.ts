@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { tenantDomains, tenants } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
@@ -139,13 +140,9 @@ export async function listDomains(
   return (rows as DomainRow[]).map(toDomain);
 }
 
-/** No counter covers domains; an institution has a handful, counted through the primary key's index. */
-export async function countDomains(db: Executor, tenantId: string): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(tenantDomains)
-    .where(eq(tenantDomains.tenantId, tenantId));
-  return rows[0]?.n ?? 0;
+/** The trigger-kept counter `tenant_domains` (migration 0041): no row is counted. */
+export function countDomains(db: Executor, tenantId: string): Promise<number> {
+  return readCounter(db, tenantId, "tenant_domains");
 }
 
 export async function findDomain(

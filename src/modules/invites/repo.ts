@@ -3,11 +3,12 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { classGroups, courses, invites, passwordCredentials, users } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import type { InviteRecord, InviteSort, InviteStatus } from "./schemas.js";
+import { INVITE_STATUSES, type InviteRecord, type InviteSort, type InviteStatus } from "./schemas.js";
 
 /** A pending invitation past its expiry reads as expired; no job has to rewrite the row for that to be true. */
-const status = sql<InviteStatus>`CASE WHEN ${invites.status} = 'pending' AND ${invites.expiresAt} <= now()
+const statusOf = sql<InviteStatus>`CASE WHEN ${invites.status} = 'pending' AND ${invites.expiresAt} <= now()
   THEN 'expired' ELSE ${invites.status} END`;
 
 const columns = {
@@ -18,7 +19,7 @@ const columns = {
   courseIds: invites.courseIds,
   classGroupIds: invites.classGroupIds,
   message: invites.message,
-  status,
+  status: statusOf,
   expiresAt: invites.expiresAt,
   sentAt: invites.sentAt,
   acceptedAt: invites.acceptedAt,
@@ -43,12 +44,32 @@ export interface InviteFilter {
   email?: string;
 }
 
-function where(tenantId: Bindable, filter: { status?: Bindable; email?: Bindable }): SQL {
+/**
+ * Each status as a predicate on the stored columns, so an index answers it: only a pending invitation's status
+ * depends on the clock, and the hourly expiry pass stores `expired`, so few stored `pending` rows have lapsed.
+ */
+const STATUS_WHERE: Record<InviteStatus, SQL> = {
+  pending: sql`${invites.status} = 'pending' AND ${invites.expiresAt} > now()`,
+  expired: sql`(${invites.status} = 'expired' OR (${invites.status} = 'pending' AND ${invites.expiresAt} <= now()))`,
+  accepted: sql`${invites.status} = 'accepted'`,
+  revoked: sql`${invites.status} = 'revoked'`,
+};
+
+/** Each status is a filter of its own (its statement holds the status's predicate), bound by its own name. */
+function where(
+  tenantId: Bindable,
+  filter: { email?: Bindable; [status: string]: Bindable | undefined },
+): SQL {
+  const status = INVITE_STATUSES.find((s) => filter[s] !== undefined);
   return and(
     eq(invites.tenantId, tenantId),
-    filter.status === undefined ? undefined : sql`${status} = ${filter.status}`,
+    status === undefined ? undefined : STATUS_WHERE[status],
     filter.email === undefined ? undefined : sql`lower(${invites.email}) = lower(${filter.email})`,
   ) as SQL;
+}
+
+function bindings(filter: InviteFilter): Record<string, string | undefined> {
+  return { email: filter.email, ...(filter.status === undefined ? {} : { [filter.status]: filter.status }) };
 }
 
 export async function listInvites(
@@ -62,7 +83,7 @@ export async function listInvites(
     db,
     `invites_${sortTag(sort)}`,
     tenantId,
-    { ...filter },
+    bindings(filter),
     window,
     (p, name) =>
       db
@@ -78,21 +99,22 @@ export async function listInvites(
 }
 
 /**
- * The counters know stored statuses: they answer the unfiltered total and the final states (accepted, revoked).
- * Pending and expired depend on the clock, so those filters, and an e-mail, count their own matches.
+ * The counters know stored statuses: they answer the unfiltered total and the final states (accepted, revoked)
+ * exactly. Pending and expired depend on the clock, so those filters, and an e-mail, count their own matches up
+ * to the platform's cap, walking the default order (`countCapped`).
  */
-export async function countInvites(db: Executor, tenantId: string, filter: InviteFilter): Promise<number> {
+export async function countInvites(
+  db: Executor,
+  tenantId: string,
+  filter: InviteFilter,
+): Promise<CappedTotal> {
   if (filter.email === undefined) {
-    if (filter.status === undefined) return readCounter(db, tenantId, "invites");
+    if (filter.status === undefined) return exactTotal(await readCounter(db, tenantId, "invites"));
     if (filter.status === "accepted" || filter.status === "revoked") {
-      return readCounter(db, tenantId, `invites:status:${filter.status}`);
+      return exactTotal(await readCounter(db, tenantId, `invites:status:${filter.status}`));
     }
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(invites)
-    .where(where(tenantId, filter));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, invites, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findInvite(

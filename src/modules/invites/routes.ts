@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { mailDepsOf } from "../email/service.js";
 import {
   AcceptedInvite,
@@ -48,7 +49,9 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
         summary: "List invitations",
         description:
           "Newest first unless `sort` says otherwise. Filter by `status` (a pending invitation past its expiry " +
-          "is `expired`) and by `email` (exact, ignoring case). Tokens are never listed.",
+          "is `expired`) and by `email` (exact, ignoring case). Tokens are never listed. `pagination.total` is " +
+          "exact unfiltered and for `accepted` and `revoked`; `pending`, `expired` and `email` count their matches " +
+          `exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListInvitesQuery,
         response: { 200: InvitePage },
       },

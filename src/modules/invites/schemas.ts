@@ -2,7 +2,8 @@ import { type Static, Type } from "typebox";
 import { LOCALES } from "../../locales/index.js";
 import { ROLES } from "../../platform/auth/types.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { User } from "../users/schemas.js";
 
 export const INVITE_STATUSES = ["pending", "accepted", "expired", "revoked"] as const;
@@ -141,7 +142,7 @@ export const ListInvitesQuery = Type.Object(
 );
 export type ListInvitesQueryType = Static<typeof ListInvitesQuery>;
 
-export const InvitePage = PageOf(Invite);
+export const InvitePage = CappedPageOf(Invite);
 
 export const AcceptInviteBody = Type.Object(
   {

@@ -2,7 +2,8 @@ import type { Executor } from "../../db/client.js";
 import type { Role } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { MailDeps } from "../email/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
@@ -96,7 +97,7 @@ export async function listInvites(db: Executor, tenantId: string, query: ListInv
     repo.listInvites(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countInvites(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getInvite(db: Executor, tenantId: string, id: string): Promise<InviteRecord> {

@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courseModules, lessonCompletions, lessons, quizAttempts, quizzes } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CompletionCriteria, LessonContent, LessonRecord, LessonSort } from "./schemas.js";
 
@@ -71,21 +72,20 @@ export async function listLessons(
   return rows as LessonRecord[];
 }
 
-/** The module's counter when unfiltered; a filtered list counts its own rows within one module (small). */
+/**
+ * The module's counter when unfiltered (exact); a status or type filter counts its matches up to the platform's
+ * cap, in position order through the module's status or type index.
+ */
 export async function countLessons(
   db: Executor,
   tenantId: string,
   moduleId: string,
   filter: LessonFilter,
-): Promise<number> {
+): Promise<CappedTotal> {
   if (filter.status === undefined && filter.type === undefined) {
-    return readCounter(db, tenantId, `lessons:module_id:${moduleId}`);
+    return exactTotal(await readCounter(db, tenantId, `lessons:module_id:${moduleId}`));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(lessons)
-    .where(where(tenantId, moduleId, filter));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, lessons, where(tenantId, moduleId, filter), ORDER.position);
 }
 
 export async function findLesson(

@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { readerOf } from "../courses/audience.js";
 import {
   CreateLessonBody,
@@ -38,7 +39,8 @@ export function lessonRoutes(app: App, ctx: AppContext): void {
         description:
           "In position order unless `sort` says otherwise. Filter by `status` and `type`. A student's session sees " +
           "the published lessons of a published module of a published course it is enrolled in (active or " +
-          "completed); other modules are 404 to it.",
+          "completed); other modules are 404 to it. " +
+          cappedTotalNote("unfiltered"),
         params: IdParams,
         querystring: ListLessonsQuery,
         response: { 200: LessonPage },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const LESSON_TYPES = ["text", "video", "audio", "pdf", "file", "embed", "quiz", "assignment"] as const;
 export type LessonType = (typeof LESSON_TYPES)[number];
@@ -12,13 +13,19 @@ export type LessonSort = (typeof LESSON_SORTS)[number];
 const Title = Type.String({ minLength: 1, maxLength: 255 });
 const NullableDate = Type.Union([IsoDateTime, Type.Null()]);
 
+/** A text lesson's body: the limit holds for the body as sent and as stored, once sanitised. */
+export const MAX_BODY_HTML = 100_000;
+
 /**
  * Every key any lesson type may carry; which ones a type accepts (and requires) is checked against the type in
  * content.ts, so a wrong combination is a 400 naming the field rather than an opaque "matches no schema".
  */
 const ContentFields = {
   bodyHtml: Type.Optional(
-    Type.String({ maxLength: 100_000, description: "`text` lessons: the body, HTML." }),
+    Type.String({
+      maxLength: MAX_BODY_HTML,
+      description: "`text` lessons: the body, HTML, at most this long before and after sanitising.",
+    }),
   ),
   url: Type.Optional(
     Type.String({
@@ -172,7 +179,7 @@ export const ListLessonsQuery = Type.Object(
 );
 export type ListLessonsQueryType = Static<typeof ListLessonsQuery>;
 
-export const LessonPage = PageOf(Lesson);
+export const LessonPage = CappedPageOf(Lesson);
 
 export const LessonOrderBody = Type.Object(
   {

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { lockCourseStructure } from "../courses/repo.js";
 import { assertUsableMedia } from "../media/service.js";
@@ -78,14 +79,14 @@ export async function listLessons(
     await assertReadable(db, tenantId, reader, { courseId: module.courseId, moduleId });
   }
   const status = statusFor(reader, query.status);
-  if (status === null) return pageEnvelope([], 0, window);
+  if (status === null) return cappedPageEnvelope([], exactTotal(0), window);
   const filter = { status, type: query.type };
   const [, data, total] = await Promise.all([
     assertModuleExists(db, tenantId, moduleId),
     repo.listLessons(db, tenantId, moduleId, filter, query.sort ?? "position", window),
     repo.countLessons(db, tenantId, moduleId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getLesson(
@@ -114,7 +115,7 @@ export async function createLesson(
   moduleId: string,
   input: CreateLessonInput,
 ): Promise<LessonRecord> {
-  const content = withCanonicalMedia(storableContent(input.content ?? {}));
+  const content = withCanonicalMedia(await storableContent(input.content ?? {}));
   const completionCriteria = input.completionCriteria ?? defaultCriteria(input.type);
   const unlockAt = input.unlockAt ?? null;
   const dueAt = input.dueAt ?? null;
@@ -163,6 +164,8 @@ export async function updateLesson(
   id: string,
   input: UpdateLessonInput,
 ): Promise<LessonRecord> {
+  // Sanitised before the transaction: it runs on a worker thread, and no row lock should wait for it.
+  const storable = await storableContent(input.content);
   return db.transaction(async (tx) => {
     const lesson = await lessonIn(tx, tenantId, id);
     assertLessonShape(lesson.type as LessonType, {
@@ -175,10 +178,7 @@ export async function updateLesson(
       await assertUsableMedia(tx, tenantId, input.content.mediaId, "content.mediaId");
     }
     const { position, ...given } = input;
-    const fields =
-      given.content === undefined
-        ? given
-        : { ...given, content: withCanonicalMedia(storableContent(given.content)) };
+    const fields = storable === undefined ? given : { ...given, content: withCanonicalMedia(storable) };
     if (position !== undefined) {
       const count = await repo.countInModule(tx, tenantId, lesson.moduleId);
       await reposition(tx, tenantId, lesson, clampPosition(position, count));

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { liveClassAttendance } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { AttendanceRecord } from "./schemas.js";
@@ -16,6 +17,11 @@ const attendanceColumns = {
   updatedAt: liveClassAttendance.updatedAt,
 };
 
+/**
+ * A class's page in (occurrence, user) order through live_class_attendance_class_idx. The class's total is the
+ * trigger-kept counter `live_class_attendance:live_class_id:<id>` (migration 0041); an occurrence's rows (one
+ * occurrence's audience) are counted.
+ */
 export async function listAttendance(
   db: Executor,
   tenantId: string,
@@ -28,7 +34,7 @@ export async function listAttendance(
     eq(liveClassAttendance.liveClassId, liveClassId),
     occurrenceId === undefined ? undefined : eq(liveClassAttendance.occurrenceId, occurrenceId),
   );
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select(attendanceColumns)
       .from(liveClassAttendance)
@@ -36,9 +42,15 @@ export async function listAttendance(
       .orderBy(asc(liveClassAttendance.occurrenceId), asc(liveClassAttendance.userId))
       .limit(window.limit)
       .offset(window.offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(liveClassAttendance).where(where),
+    occurrenceId === undefined
+      ? readCounter(db, tenantId, `live_class_attendance:live_class_id:${liveClassId}`)
+      : db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(liveClassAttendance)
+          .where(where)
+          .then((count) => count[0]?.n ?? 0),
   ]);
-  return { rows: rows as AttendanceRecord[], total: count[0]?.n ?? 0 };
+  return { rows: rows as AttendanceRecord[], total };
 }
 
 export interface AttendanceValues {

@@ -13,6 +13,7 @@ import {
   providerDeps,
   type VideoDeps,
 } from "../video-providers/service.js";
+import { requireHostRight } from "./host.js";
 import { meetingOf } from "./join.js";
 import * as repo from "./repo.js";
 import type { PutAttendanceInput } from "./schemas.js";
@@ -98,9 +99,12 @@ export async function putAttendance(
   return db.transaction(async (tx) => {
     const c = await repo.findClass(tx, tenantId, liveClassId, true);
     if (c === undefined) throw notFound();
+    requireHostRight(principal, c, "run");
     const o = await repo.findOccurrence(tx, tenantId, liveClassId, input.occurrenceId);
     if (o === undefined)
-      throw new AppError("validation_failed", { details: [{ field: "occurrenceId", key: "field.invalid" }] });
+      throw new AppError("validation_failed", {
+        details: [{ field: "occurrenceId", key: "field.unknown_occurrence" }],
+      });
     const known = new Set((await repo.findUsers(tx, tenantId, ids)).map((u) => u.id));
     const details: DetailKey[] = ids
       .filter((id) => !known.has(id))
@@ -135,6 +139,7 @@ export async function syncAttendance(
   const db = deps.db;
   const c = await repo.findClass(db, tenantId, liveClassId);
   if (c === undefined) throw notFound();
+  requireHostRight(principal, c, "run");
   const o = await repo.findOccurrence(db, tenantId, liveClassId, occurrenceId);
   if (o === undefined) throw notFound();
   const connection = await openLiveConnection(deps, tenantId, c.videoProviderId);

@@ -75,7 +75,7 @@ export async function joinLink(
   const occurrenceId = input.occurrenceId ?? (await repo.currentOccurrenceId(db, tenantId, liveClassId));
   if (occurrenceId === undefined) throw new AppError("conflict");
   let o = await repo.findOccurrence(db, tenantId, liveClassId, occurrenceId);
-  if (o === undefined) throw validationError("occurrenceId", "field.invalid");
+  if (o === undefined) throw validationError("occurrenceId", "field.unknown_occurrence");
   if (o.status === "canceled" || o.status === "ended") throw new AppError("conflict");
 
   const connection = await openLiveConnection(deps, tenantId, c.videoProviderId);

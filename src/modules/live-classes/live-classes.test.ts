@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -636,5 +636,34 @@ describe("live classes", () => {
       status: "scheduled",
     });
     expect((await call("GET", BASE, undefined, asB, b)).json().pagination.total).toBe(0);
+  });
+});
+
+describe("live classes counters", () => {
+  it("agree with a recount after the creates, edits and cancels above, and are the list's total", async () => {
+    for (const tenant of [a, b]) {
+      const { rows } = (await h.database.db.execute(sql`
+        WITH kept AS (
+          SELECT counter, value::int AS value FROM tenant_counters
+          WHERE tenant_id = ${tenant.id} AND counter ~ '^live_classes(:|$)' AND value <> 0
+        ), recount AS (
+          SELECT 'live_classes' AS counter, count(*)::int AS value FROM live_classes WHERE tenant_id = ${tenant.id}
+          HAVING count(*) > 0
+          UNION ALL
+          SELECT 'live_classes:status:' || status, count(*)::int FROM live_classes
+          WHERE tenant_id = ${tenant.id} GROUP BY status
+        )
+        SELECT coalesce(kept.counter, recount.counter) AS counter, kept.value AS kept, recount.value AS recounted
+        FROM kept FULL JOIN recount ON recount.counter = kept.counter
+        ORDER BY 1`)) as unknown as {
+        rows: { counter: string; kept: number | null; recounted: number | null }[];
+      };
+      expect(rows.filter((r) => r.kept !== r.recounted)).toEqual([]);
+    }
+    const canceled = (await call("GET", `${BASE}?status=canceled&perPage=100`)).json();
+    expect(canceled.data.length).toBeGreaterThan(0);
+    expect(canceled.pagination).toMatchObject({ total: canceled.data.length, totalRelation: "eq" });
+    const all = (await call("GET", `${BASE}?perPage=100`)).json();
+    expect(all.pagination).toMatchObject({ total: all.data.length, totalRelation: "eq" });
   });
 });

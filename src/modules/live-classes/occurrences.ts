@@ -4,6 +4,7 @@ import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { requireHostRight } from "./host.js";
 import * as repo from "./repo.js";
 import type { OccurrenceRecord } from "./schemas.js";
 import { lifecycle } from "./service.js";
@@ -45,6 +46,8 @@ export async function moveOccurrence(
   return db.transaction(async (tx) => {
     const c = await repo.findClass(tx, tenantId, liveClassId, true);
     if (c === undefined) throw notFound();
+    // Canceling an occurrence changes the schedule (the host's); starting and ending runs it (co-hosts too).
+    requireHostRight(principal, c, action === "cancel" ? "manage" : "run");
     const o = await repo.findOccurrence(tx, tenantId, liveClassId, occurrenceId, true);
     if (o === undefined) throw notFound();
     const move = MOVES[action];

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { qualified } from "../../db/qualified.js";
 import { liveClasses, liveClassOccurrences, videoProviders } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ListLiveClassesQueryType, LiveClassRecord, OccurrenceRecord } from "./schemas.js";
 
@@ -15,7 +17,8 @@ const occurrenceColumns = {
   endedAt: liveClassOccurrences.endedAt,
 };
 
-const classColumns = {
+/** A class's own columns: what a page of the list reads as it walks the index of its order. */
+const ownColumns = {
   id: liveClasses.id,
   title: liveClasses.title,
   description: liveClasses.description,
@@ -30,14 +33,21 @@ const classColumns = {
   timezone: liveClasses.timezone,
   recurrence: liveClasses.recurrence,
   videoProviderId: liveClasses.videoProviderId,
-  provider: sql<string>`coalesce((SELECT p.provider FROM ${videoProviders} p WHERE p.tenant_id = ${qualified(liveClasses.tenantId)} AND p.id = ${qualified(liveClasses.videoProviderId)}), 'jitsi')`,
   status: liveClasses.status,
   recordingEnabled: liveClasses.recordingEnabled,
   attendanceThresholdMinutes: liveClasses.attendanceThresholdMinutes,
-  occurrenceCount: sql<number>`(SELECT count(*)::int FROM ${liveClassOccurrences} o WHERE o.tenant_id = ${qualified(liveClasses.tenantId)} AND o.live_class_id = ${qualified(liveClasses.id)})`,
   createdAt: liveClasses.createdAt,
   updatedAt: liveClasses.updatedAt,
+  roomSecret: liveClasses.roomSecret,
 };
+
+/** What a class's record adds from other tables: its provider (the built-in Jitsi without one) and occurrences. */
+const relatedColumns = {
+  provider: sql<string>`coalesce((SELECT p.provider FROM ${videoProviders} p WHERE p.tenant_id = ${qualified(liveClasses.tenantId)} AND p.id = ${qualified(liveClasses.videoProviderId)}), 'jitsi')`,
+  occurrenceCount: sql<number>`(SELECT count(*)::int FROM ${liveClassOccurrences} o WHERE o.tenant_id = ${qualified(liveClasses.tenantId)} AND o.live_class_id = ${qualified(liveClasses.id)})`,
+};
+
+const classColumns = { ...ownColumns, ...relatedColumns };
 
 export type ClassRow = Omit<LiveClassRecord, "nextOccurrence"> & { roomSecret: string };
 
@@ -83,6 +93,12 @@ const ORDER = {
   "-createdAt": [desc(liveClasses.createdAt), desc(liveClasses.id)],
 } as const;
 
+/**
+ * A page of the list: the page statement walks the index of the sort (live_classes_tenant_starts_idx or
+ * live_classes_tenant_created_idx, backwards for a descending sort) and stops at the page, then the provider and
+ * occurrence count are read for the page's classes alone. Asked in the page statement, they would run for every
+ * row the statement reads (the page and the rows its offset skips), or for every class when it sorts.
+ */
 export async function listClasses(
   db: Executor,
   tenantId: string,
@@ -91,32 +107,60 @@ export async function listClasses(
   viewer?: string,
 ): Promise<ClassRow[]> {
   const rows = await db
-    .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
+    .select(ownColumns)
     .from(liveClasses)
     .where(classWhere(tenantId, q, viewer))
     .orderBy(...ORDER[q.sort ?? "startsAt"])
     .limit(window.limit)
     .offset(window.offset);
-  return rows as ClassRow[];
+  if (rows.length === 0) return [];
+  const related = await db
+    .select({ id: liveClasses.id, ...relatedColumns })
+    .from(liveClasses)
+    .where(
+      and(
+        eq(liveClasses.tenantId, tenantId),
+        inArray(
+          liveClasses.id,
+          rows.map((r) => r.id),
+        ),
+      ),
+    );
+  const byId = new Map(related.map((r) => [r.id, r]));
+  return rows.map((r) => {
+    const extra = byId.get(r.id);
+    return { ...r, provider: extra?.provider ?? "jitsi", occurrenceCount: extra?.occurrenceCount ?? 0 };
+  }) as ClassRow[];
 }
 
+/**
+ * The list's total. Unfiltered, or filtered by status alone, it is a trigger-kept counter (`live_classes`,
+ * `live_classes:status:<s>`, migration 0032), exact. Any other filter, or a student's audience, counts its
+ * matches up to the platform's cap, walking the list's default order (`countCapped`).
+ */
 export async function countClasses(
   db: Executor,
   tenantId: string,
   q: ListLiveClassesQueryType,
   viewer?: string,
-) {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(liveClasses)
-    .where(classWhere(tenantId, q, viewer));
-  return rows[0]?.n ?? 0;
+): Promise<CappedTotal> {
+  const others = [q.from, q.to, q.courseId, q.classGroupId, q.hostUserId, viewer];
+  if (others.every((v) => v === undefined)) {
+    return exactTotal(
+      await readCounter(
+        db,
+        tenantId,
+        q.status === undefined ? "live_classes" : `live_classes:status:${q.status}`,
+      ),
+    );
+  }
+  return countCapped(db, liveClasses, classWhere(tenantId, q, viewer), [...ORDER.startsAt]);
 }
 
 /** One class; with `viewer`, only if that user is in its audience (a student's read). */
 export async function findClass(db: Executor, tenantId: string, id: string, lock = false, viewer?: string) {
   const query = db
-    .select({ ...classColumns, roomSecret: liveClasses.roomSecret })
+    .select(classColumns)
     .from(liveClasses)
     .where(
       and(
@@ -129,21 +173,40 @@ export async function findClass(db: Executor, tenantId: string, id: string, lock
   return rows[0] as ClassRow | undefined;
 }
 
-/** The next occurrence of each class that has not ended and is not canceled. */
+/**
+ * The next occurrence of each class that has not ended and is not canceled: for each class, the first of its
+ * occurrences by start through live_class_occurrences_class_idx, one row read per class (a DISTINCT ON over the
+ * classes' occurrences would read and sort all of them, past and future).
+ */
 export async function nextOccurrences(db: Executor, tenantId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, OccurrenceRecord>();
-  const rows = await db
-    .selectDistinctOn([liveClassOccurrences.liveClassId], occurrenceColumns)
+  const next = db
+    .select(occurrenceColumns)
     .from(liveClassOccurrences)
     .where(
       and(
-        eq(liveClassOccurrences.tenantId, tenantId),
-        inArray(liveClassOccurrences.liveClassId, ids),
+        sql`${liveClassOccurrences.tenantId} = ${qualified(liveClasses.tenantId)}`,
+        sql`${liveClassOccurrences.liveClassId} = ${qualified(liveClasses.id)}`,
         sql`${liveClassOccurrences.status} IN ('scheduled', 'live')`,
         gt(liveClassOccurrences.endsAt, sql`now()`),
       ),
     )
-    .orderBy(liveClassOccurrences.liveClassId, asc(liveClassOccurrences.startsAt));
+    .orderBy(asc(liveClassOccurrences.startsAt))
+    .limit(1)
+    .as("next");
+  const rows = await db
+    .select({
+      id: next.id,
+      liveClassId: next.liveClassId,
+      startsAt: next.startsAt,
+      endsAt: next.endsAt,
+      status: next.status,
+      startedAt: next.startedAt,
+      endedAt: next.endedAt,
+    })
+    .from(liveClasses)
+    .innerJoinLateral(next, sql`true`)
+    .where(and(eq(liveClasses.tenantId, tenantId), inArray(liveClasses.id, ids)));
   return new Map(rows.map((r) => [r.liveClassId, r as OccurrenceRecord]));
 }
 

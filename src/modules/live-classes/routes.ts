@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import type { VideoDeps } from "../video-providers/service.js";
 import { listAttendance, putAttendance, syncAttendance } from "./attendance.js";
 import { joinLink } from "./join.js";
@@ -37,6 +38,16 @@ const write = {
   scope: "live-classes:write",
   roles: staff,
 } as const;
+/**
+ * Which class a teacher's session may change (host.ts): `HOST_ONLY` edits, `HOST_OR_COHOST` runs. Administrators'
+ * sessions and keys act for the institution, on any class.
+ */
+const HOST_ONLY =
+  "A teacher's session may do this to a class it hosts only (403 `forbidden` otherwise); administrators and " +
+  "API keys, to any class.";
+const HOST_OR_COHOST =
+  "A teacher's session may do this to a class it hosts or co-hosts only (403 `forbidden` otherwise); " +
+  "administrators and API keys, to any class.";
 /** Anyone in the audience asks for their own link; keys name the user. */
 const join = { kind: "authenticated", auth: ["key", "session"], scope: "live-classes:write" } as const;
 
@@ -56,7 +67,9 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
           "By first start unless `sort` says otherwise. `from`/`to` keep classes with an occurrence in that " +
           "window; filter by `courseId`, `classGroupId`, `hostUserId`, `status`. A student's session sees the " +
           "classes it is in the audience of (host, co-host, invitee, the course's enrollees, the class group's " +
-          "members); staff and keys see the institution's.",
+          "members); staff and keys see the institution's. `pagination.total` is exact unfiltered and with " +
+          "`status` alone; other filters and a student's list count their matches exactly up to " +
+          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListLiveClassesQuery,
         response: { 200: LiveClassPage },
       },
@@ -76,7 +89,9 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
           "The audience is a course (its enrollees), a class group (its members) and/or invitees; `lessonId` " +
           "implies its course. `recurrence` (RRULE) runs on the wall clock of `timezone` (default: the " +
           "institution's); each occurrence is stored with its own id. `videoProviderId` names a `live` " +
-          "connection; without it the institution's default, or public Jitsi. Emits `live_class_scheduled`.",
+          "connection; without it the institution's default, or public Jitsi. Emits `live_class_scheduled`. " +
+          "A teacher's session schedules classes it hosts (`hostUserId` omitted or its own; another is 403 " +
+          "`forbidden`); administrators and API keys may name any active teacher or administrator.",
         body: CreateLiveClassBody,
         response: { 201: LiveClass },
       },
@@ -111,7 +126,7 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         summary: "Update a live class",
         description:
           "A new start, length, zone or rule rebuilds the occurrences: 409 `conflict` once one has started, " +
-          "ended or been canceled. `status: canceled` cancels the class.",
+          `ended or been canceled. \`status: canceled\` cancels the class. ${HOST_ONLY}`,
         params: IdParams,
         body: UpdateLiveClassBody,
         response: { 200: LiveClass },
@@ -136,7 +151,7 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         summary: "Cancel a live class",
         description:
           "The class and every occurrence still to come become `canceled` (kept, for the calendar and history); " +
-          "emits `live_class_canceled`. Canceling again changes nothing.",
+          `emits \`live_class_canceled\`. Canceling again changes nothing. ${HOST_ONLY}`,
         params: IdParams,
         response: { 204: Type.Null() },
       },
@@ -191,7 +206,7 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         schema: {
           tags,
           summary,
-          description: `${text} Any other status is 409 \`conflict\`.`,
+          description: `${text} Any other status is 409 \`conflict\`. ${action === "cancel" ? HOST_ONLY : HOST_OR_COHOST}`,
           params: OccurrenceParams,
           response: { 200: Occurrence },
         },
@@ -261,7 +276,8 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         description:
           "Upserts one occurrence's records (source `manual`; `durationSeconds` defaults to the class's length, " +
           "0 when absent). Each user newly present or late for at least `attendanceThresholdMinutes` emits " +
-          "`live_class_attended` once and completes the class's lesson (if enrolled).",
+          "`live_class_attended` once and completes the class's lesson (if enrolled). " +
+          HOST_OR_COHOST,
         params: IdParams,
         body: PutAttendanceBody,
         response: { 200: AttendanceResult },
@@ -287,7 +303,7 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
         description:
           "Reads the provider's participants report (Zoom) and records it as `provider` attendance, matched to " +
           "users by e-mail (a person's joins are summed), with the same threshold rule as the manual route. " +
-          "A provider without a report (Jitsi, BigBlueButton) is 409.",
+          `A provider without a report (Jitsi, BigBlueButton) is 409. ${HOST_OR_COHOST}`,
         params: OccurrenceParams,
         response: { 200: AttendanceResult },
       },

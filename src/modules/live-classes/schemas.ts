@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 
 export const CLASS_STATUSES = ["scheduled", "live", "ended", "canceled"] as const;
@@ -97,7 +98,13 @@ export const LiveClass = Type.Object(
 export type LiveClassRecord = Static<typeof LiveClass>;
 
 const Title = Type.String({ minLength: 1, maxLength: 255, pattern: "\\S" });
-const Duration = Type.Integer({ minimum: 5, maximum: 720, description: "Minutes, 5 to 720." });
+/** The longest a class may last; the agenda relies on it to bound its window on the start alone. */
+export const MAX_DURATION_MINUTES = 720;
+const Duration = Type.Integer({
+  minimum: 5,
+  maximum: MAX_DURATION_MINUTES,
+  description: `Minutes, 5 to ${MAX_DURATION_MINUTES}.`,
+});
 const Threshold = Type.Union([Type.Integer({ minimum: 1, maximum: 720 }), Type.Null()], {
   description: "Minutes present that count as attended (and complete `lessonId`); null: never automatic.",
 });
@@ -106,7 +113,9 @@ const Recurrence = Type.Union(
     Type.String({
       minLength: 1,
       maxLength: 500,
-      description: "RFC 5545 RRULE without DTSTART, ending within 366 occurrences (COUNT or UNTIL).",
+      description:
+        "RFC 5545 RRULE without DTSTART, at most daily (no HOURLY, MINUTELY, SECONDLY, BYHOUR, BYMINUTE, " +
+        "BYSECOND), occurring at least once and ending (COUNT or UNTIL) within 366 occurrences and 50 years.",
     }),
     Type.Null(),
   ],
@@ -198,7 +207,7 @@ export const ListLiveClassesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListLiveClassesQueryType = Static<typeof ListLiveClassesQuery>;
-export const LiveClassPage = PageOf(LiveClass);
+export const LiveClassPage = CappedPageOf(LiveClass);
 
 export const OccurrenceParams = Type.Object({
   id: Type.String({ maxLength: 64 }),

@@ -2,13 +2,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Executor } from "../../db/client.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { checkRule, occurrences } from "../../platform/recurrence/rrule.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
+import { checkRule, occurrences, ruleDetail } from "../../platform/recurrence/rrule.js";
 import { institutionTimeZone } from "../calendar/service.js";
 import { eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { canonicalTimezone } from "../institution/timezone.js";
 import { resolveLiveConnection, type VideoDeps } from "../video-providers/service.js";
+import { requireHostRight, requireOwnHost } from "./host.js";
 import * as repo from "./repo.js";
 import type {
   CreateLiveClassInput,
@@ -71,7 +73,7 @@ export async function listClasses(
     tenantId,
     rows.map((r) => r.id),
   );
-  return pageEnvelope(
+  return cappedPageEnvelope(
     rows.map((r) => toRecord(r, next)),
     total,
     window,
@@ -92,7 +94,7 @@ async function checkPeople(
       const user = found.get(id);
       if (user === undefined) details.push({ field: group.field, key: "field.unknown_user", params: { id } });
       else if (group.staff && (!STAFF.has(user.role) || user.status !== "active")) {
-        details.push({ field: group.field, key: "field.invalid" });
+        details.push({ field: group.field, key: "field.not_active_staff" });
       }
     }
   }
@@ -113,13 +115,7 @@ function slotsOf(s: Schedule, details: DetailKey[]) {
   if (s.recurrence !== null) {
     const checked = checkRule(s.recurrence, start, s.timezone);
     if (checked.ok) rule = checked.rule;
-    else {
-      details.push({
-        field: "recurrence",
-        key: checked.reason === "invalid" ? "field.rrule_invalid" : "field.too_many_occurrences",
-        params: { limit: 366 },
-      });
-    }
+    else details.push(ruleDetail(checked.reason));
   }
   if (details.length > 0) return { rule, slots: [] };
   const ms = s.durationMinutes * 60_000;
@@ -147,6 +143,7 @@ export async function createClass(
   const details: DetailKey[] = [];
   const hostUserId = input.hostUserId ?? (principal.kind === "session" ? principal.userId : undefined);
   if (hostUserId === undefined) throw validationError("hostUserId", "field.required");
+  requireOwnHost(principal, hostUserId);
   let courseId = input.courseId ?? null;
   const classGroupId = input.classGroupId ?? null;
   const lessonId = input.lessonId ?? null;
@@ -158,14 +155,14 @@ export async function createClass(
   if (lessonId !== null) {
     const lessonCourse = await repo.lessonCourse(db, tenantId, lessonId);
     if (lessonCourse === undefined || (courseId !== null && courseId !== lessonCourse)) {
-      details.push({ field: "lessonId", key: "field.invalid" });
+      details.push({ field: "lessonId", key: "field.lesson_not_in_course" });
     } else courseId = lessonCourse;
   }
   if (courseId !== null && input.courseId && !(await repo.courseExists(db, tenantId, courseId))) {
     details.push({ field: "courseId", key: "field.unknown_course", params: { id: courseId } });
   }
   if (classGroupId !== null && !(await repo.classGroupExists(db, tenantId, classGroupId))) {
-    details.push({ field: "classGroupId", key: "field.invalid" });
+    details.push({ field: "classGroupId", key: "field.unknown_class_group", params: { id: classGroupId } });
   }
   await checkPeople(db, tenantId, details, [
     { field: "hostUserId", ids: [hostUserId], staff: true },
@@ -236,6 +233,7 @@ export async function updateClass(
   const db = deps.db;
   const current = await repo.findClass(db, tenantId, id);
   if (current === undefined) throw notFound();
+  requireHostRight(principal, current, "manage");
   const details: DetailKey[] = [];
   await checkPeople(db, tenantId, details, [
     { field: "coHostIds", ids: input.coHostIds ?? [], staff: true },
@@ -291,6 +289,7 @@ export async function cancelClass(db: Db, tenantId: string, principal: Principal
   await db.transaction(async (tx) => {
     const c = await repo.findClass(tx, tenantId, id, true);
     if (c === undefined) throw notFound();
+    requireHostRight(principal, c, "manage");
     if (c.status === "canceled") return;
     await repo.cancelScheduled(tx, tenantId, id);
     await repo.updateClass(tx, tenantId, id, { status: "canceled" });

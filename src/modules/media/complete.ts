@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
@@ -9,6 +9,20 @@ import * as repo from "./repo.js";
 import type { MediaErrorCode, MediaRecord } from "./schemas.js";
 import { type MediaDeps, removeBytes, toRecord, withUrl } from "./service.js";
 import { storesFor } from "./storage/index.js";
+import type { MediaStore, StoredRef } from "./storage/store.js";
+
+/**
+ * A verification not settled after this long is taken to have died with its process, and another completion may
+ * claim the file. Copying and hashing the largest file S3 copies in one call (5 GiB) takes a few minutes.
+ */
+export const VERIFICATION_STALE_SECONDS = 15 * 60;
+
+/** What the upload URL wrote nothing (yet) for: the file goes back to `pending_upload`. */
+const NOTHING = "nothing_uploaded" as const;
+
+/** The key a file was created with; the local store keeps its bytes there, S3 its staging key derives from it. */
+const baseKey = (row: Pick<MediaRow, "tenantId" | "id">) => `${row.tenantId}/${row.id}`;
+const refOf = (row: MediaRow): StoredRef => ({ tenantId: row.tenantId, mediaId: row.id, key: baseKey(row) });
 
 async function sha256Of(stream: Readable): Promise<string> {
   const hash = createHash("sha256");
@@ -18,20 +32,24 @@ async function sha256Of(stream: Readable): Promise<string> {
 
 /**
  * Checks what was stored against what was declared, reading the store only (no transaction is open): the size,
- * the SHA-256 when one was declared, then the content by its magic bytes. Answers the first failure, or undefined.
- * The local store hashed the bytes as they arrived; an S3 object is streamed through the hash here.
+ * the SHA-256 when one was declared, then the content by its magic bytes. It reads the key of this verification
+ * (`row.storageKey`, which only this verification writes), so what it passes is exactly what will be served.
+ * Answers the first failure, undefined when all pass, or NOTHING when no bytes arrived.
  */
-async function verify(deps: MediaDeps, row: MediaRow): Promise<MediaErrorCode | undefined> {
-  const store = storesFor(deps.config.media).of(row.storage);
-  // What is verified is what will be served: the upload is moved into place first (S3), then read back.
-  await store.promote(row.storageKey);
+async function verify(
+  store: MediaStore,
+  row: MediaRow,
+): Promise<MediaErrorCode | undefined | typeof NOTHING> {
+  if (row.storage === "local" && row.receivedBytes === null) return NOTHING;
+  if (!(await store.fixUpload(refOf(row), row.storageKey, row.contentType))) return NOTHING;
   const size = await store.size(row.storageKey);
-  if (size === undefined || (row.storage === "local" && row.receivedBytes === null)) {
-    throw new AppError("conflict", { messageKey: "conflict.media_not_uploaded" });
-  }
+  if (size === undefined) return NOTHING;
   if (size !== row.sizeBytes) return "size_mismatch";
   if (row.checksumSha256 !== null) {
-    const actual = row.receivedSha256 ?? (await sha256Of(await store.read(row.storageKey)));
+    const actual =
+      row.storage === "local" && row.receivedSha256 !== null
+        ? row.receivedSha256
+        : await sha256Of(await store.read(row.storageKey));
     if (actual !== row.checksumSha256) return "checksum_mismatch";
   }
   const sample = await store.head(row.storageKey, TEXT_SAMPLE_BYTES);
@@ -42,10 +60,84 @@ async function verify(deps: MediaDeps, row: MediaRow): Promise<MediaErrorCode | 
   return mismatch?.error;
 }
 
+type Claim = { ready: MediaRow } | { claimed: MediaRow; abandoned: string | undefined };
+
+/**
+ * Claims the file for one verification in a short transaction of its own (the verification itself is network
+ * work, done outside any transaction): `pending_upload` → `verifying`, with `storage_key` set to a key only this
+ * verification writes. A file another completion is verifying is 409, unless that verification is stale.
+ */
+async function claim(deps: MediaDeps, store: MediaStore, tenantId: string, id: string): Promise<Claim> {
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.lockMedia(tx, tenantId, id);
+    if (current === undefined) throw notFound();
+    if (current.status === "ready") return { ready: current };
+    if (current.status === "failed") {
+      throw new AppError("conflict", {
+        messageKey: "conflict.media_failed",
+        params: { error: current.error ?? "" },
+      });
+    }
+    const stale = Date.parse(current.updatedAt) < Date.now() - VERIFICATION_STALE_SECONDS * 1000;
+    if (current.status === "verifying" && !stale) {
+      throw new AppError("conflict", { messageKey: "conflict.media_verifying" });
+    }
+    const key = store.verificationKey(refOf(current), randomUUID());
+    const claimed = await repo.updateMedia(tx, tenantId, id, { status: "verifying", storageKey: key });
+    const abandoned = current.status === "verifying" ? current.storageKey : undefined;
+    return { claimed: claimed as MediaRow, abandoned };
+  });
+}
+
+/** Whether the row is still this verification's: nothing settled, deleted or re-claimed it meanwhile. */
+const stillOurs = (current: MediaRow | undefined, claimed: MediaRow): current is MediaRow =>
+  current !== undefined && current.status === "verifying" && current.storageKey === claimed.storageKey;
+
+/** Gives the claim back (nothing was uploaded, or the store failed): the file is pending again. */
+async function release(deps: MediaDeps, claimed: MediaRow): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.lockMedia(tx, claimed.tenantId, claimed.id);
+    if (!stillOurs(current, claimed)) return false;
+    await repo.updateMedia(tx, claimed.tenantId, claimed.id, {
+      status: "pending_upload",
+      storageKey: baseKey(claimed),
+    });
+    return true;
+  });
+}
+
+/** Records the verdict if the claim still holds, in one transaction with its event; undefined if it was lost. */
+async function settle(
+  deps: MediaDeps,
+  actor: Actor,
+  claimed: MediaRow,
+  failure: MediaErrorCode | undefined,
+): Promise<MediaRow | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.lockMedia(tx, claimed.tenantId, claimed.id);
+    if (!stillOurs(current, claimed)) return undefined;
+    return markDone(tx, current, actor, failure);
+  });
+}
+
+/** Removes a copy this verification made and no row names any more; the file's own key is never one. */
+async function dropCopy(deps: MediaDeps, store: MediaStore, row: MediaRow, key: string): Promise<void> {
+  if (key === baseKey(row)) return;
+  try {
+    await store.dropKey(key);
+  } catch (err) {
+    deps.warn?.(`could not remove a verification copy of media ${row.id}`, err);
+  }
+}
+
+const lost = () => new AppError("conflict", { messageKey: "conflict.media_completion_lost" });
+
 /**
  * Step 3 of 3: verifies the upload and makes the file `ready` (`media_ready`) or `failed` (`media_failed`, its bytes
- * deleted), in one transaction with its event. Completing a ready file again answers it unchanged; a failed one
- * is 409, and so is a file with nothing uploaded yet (it stays pending, so the client can still send the bytes).
+ * deleted). One completion at a time: it claims the file (`verifying`), verifies a copy of the upload that only it
+ * wrote, and settles the verdict only if its claim still holds; a concurrent completion, or one that lost its
+ * claim meanwhile, is 409 and leaves nothing behind. Completing a ready file again answers it unchanged; a failed
+ * one is 409, and so is a file with nothing uploaded yet (it stays pending, so the client can still send the bytes).
  */
 export async function completeUpload(
   deps: MediaDeps,
@@ -54,35 +146,45 @@ export async function completeUpload(
   id: string,
   origin: string,
 ): Promise<MediaRecord> {
-  const row = await repo.findMedia(deps.db, tenantId, id);
-  if (row === undefined) throw notFound();
-  if (row.status === "ready") return withUrl(deps, row, origin);
-  if (row.status === "failed") {
-    throw new AppError("conflict", {
-      messageKey: "conflict.media_failed",
-      params: { error: row.error ?? "" },
-    });
-  }
-  const failure = await verify(deps, row);
-  const outcome = await finish(deps, tenantId, actor, id, failure);
-  if (outcome.status === "failed") await removeBytes(deps, [outcome]);
-  return outcome.status === "ready" ? withUrl(deps, outcome, origin) : toRecord(outcome);
-}
+  const found = await repo.findMedia(deps.db, tenantId, id);
+  if (found === undefined) throw notFound();
+  if (found.status === "ready") return withUrl(deps, found, origin);
+  // 503 before anything is claimed when this process cannot reach the file's store.
+  const store = storesFor(deps.config.media).of(found.storage);
+  const claimed = await claim(deps, store, tenantId, id);
+  if ("ready" in claimed) return withUrl(deps, claimed.ready, origin);
+  const row = claimed.claimed;
+  if (claimed.abandoned !== undefined) await dropCopy(deps, store, row, claimed.abandoned);
 
-/** Records the verdict, unless a concurrent completion recorded one first (then that one is answered). */
-async function finish(
-  deps: MediaDeps,
-  tenantId: string,
-  actor: Actor,
-  id: string,
-  failure: MediaErrorCode | undefined,
-): Promise<MediaRow> {
-  return deps.db.transaction(async (tx) => {
-    const current = await repo.lockMedia(tx, tenantId, id);
-    if (current === undefined) throw notFound();
-    if (current.status !== "pending_upload") return current;
-    return markDone(tx, current, actor, failure);
-  });
+  let failure: Awaited<ReturnType<typeof verify>>;
+  try {
+    failure = await verify(store, row);
+  } catch (err) {
+    await release(deps, row);
+    await dropCopy(deps, store, row, row.storageKey);
+    throw err;
+  }
+  if (failure === NOTHING) {
+    if (await release(deps, row)) {
+      throw new AppError("conflict", { messageKey: "conflict.media_not_uploaded" });
+    }
+    throw lost();
+  }
+  const settled = await settle(deps, actor, row, failure);
+  if (settled === undefined) {
+    await dropCopy(deps, store, row, row.storageKey);
+    throw lost();
+  }
+  if (settled.status === "failed") {
+    await removeBytes(deps, [settled]);
+    return toRecord(settled);
+  }
+  try {
+    await store.dropStaged(refOf(settled));
+  } catch (err) {
+    deps.warn?.(`could not remove the staged upload of media ${settled.id}`, err);
+  }
+  return withUrl(deps, settled, origin);
 }
 
 /** Sets the file `ready` or `failed` and emits its event, inside the caller's transaction. */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { media } from "../../db/schema/index.js";
 import { emitEvents } from "../events/emit.js";
+import { VERIFICATION_STALE_SECONDS } from "./complete.js";
 import type { MediaRow } from "./repo.js";
 import { type MediaDeps, removeBytes } from "./service.js";
 
@@ -11,7 +12,8 @@ export const PENDING_GRACE_SECONDS = 3600;
 /**
  * The worker's hourly pass: an upload still pending an hour after its URL expired is `failed` with
  * `upload_expired` (`media_failed`), which frees the storage it reserved; whatever bytes it had are removed after
- * the commit. Rows are taken with SKIP LOCKED, so two workers never take the same one. Answers how many expired.
+ * the commit. So is one whose verification died with its process (`verifying` for longer than a verification
+ * takes); a verification still running when its file expires loses its claim and removes its own copy. Rows are taken with SKIP LOCKED, so two workers never take the same one. Answers how many expired.
  */
 export async function expireUploads(deps: MediaDeps): Promise<number> {
   const expired = await deps.db.transaction(async (tx) => {
@@ -19,8 +21,10 @@ export async function expireUploads(deps: MediaDeps): Promise<number> {
       UPDATE ${media} SET status = 'failed', error = 'upload_expired', updated_at = now()
       WHERE (tenant_id, id) IN (
         SELECT tenant_id, id FROM ${media}
-        WHERE status = 'pending_upload'
+        WHERE status IN ('pending_upload', 'verifying')
           AND upload_expires_at < now() - make_interval(secs => ${PENDING_GRACE_SECONDS})
+          AND (status = 'pending_upload'
+            OR updated_at < now() - make_interval(secs => ${VERIFICATION_STALE_SECONDS}))
         ORDER BY upload_expires_at LIMIT ${BATCH}
         FOR UPDATE SKIP LOCKED)
       RETURNING tenant_id AS "tenantId", id, kind, filename, content_type AS "contentType",

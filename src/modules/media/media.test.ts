@@ -342,6 +342,7 @@ describe("media uploads on the local disk", () => {
       perPage: 1,
       total: 2,
       totalPages: 2,
+      totalRelation: "eq",
     });
     const found = (await list("?search=algebra")).json();
     expect(found.data.map((m: { filename: string }) => m.filename)).toEqual(["Aula Álgebra.mp4"]);

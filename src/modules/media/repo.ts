@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { driveFolders, lessons, media, tenantCounters, tenants } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { MediaKind } from "./content-types.js";
 import type { MediaSort, MediaStatus } from "./schemas.js";
@@ -62,32 +64,38 @@ export async function listMedia(
   sort: MediaSort,
   window: PageWindow,
 ): Promise<MediaRow[]> {
-  return runPageQuery(db, STATEMENT[sort], tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select()
-      .from(media)
-      .where(where(p.tenantId, p))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  return runPageQuery(
+    db,
+    STATEMENT[sort],
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select()
+        .from(media)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A search's generic plan would walk the tenant in list order, filtering every row, for a rare term: each
+    // search is planned for its own term (the trigram index's few matches, or the order for a common one).
+    { customPlan: ["pattern"] },
   );
 }
 
 /**
- * Exact totals: unfiltered and status-only lists read the trigger-kept counters (`media`, `media:status:<s>`);
- * other filters count their matches through the tenant's indexes.
+ * Unfiltered and status-only lists read the trigger-kept counters (`media`, `media:status:<s>`), exact; other
+ * filters count their matches up to the platform's cap, walking the tenant's files newest first (`countCapped`).
  */
-export async function countMedia(db: Executor, tenantId: string, filter: MediaFilter): Promise<number> {
+export async function countMedia(db: Executor, tenantId: string, filter: MediaFilter): Promise<CappedTotal> {
   const others = filter.kind ?? filter.folderId ?? filter.search;
   if (others === undefined) {
-    return readCounter(db, tenantId, filter.status === undefined ? "media" : `media:status:${filter.status}`);
+    const counter = filter.status === undefined ? "media" : `media:status:${filter.status}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(media)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, media, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findMedia(db: Executor, tenantId: string, id: string): Promise<MediaRow | undefined> {
@@ -195,14 +203,21 @@ export async function readStorage(db: Executor, tenantId: string): Promise<{ use
   return { used, plan: plan[0]?.plan ?? "free" };
 }
 
-/** Share-locks a drive folder of the tenant (it must not be deleted while a file goes in); false if absent. */
-export async function lockFolder(db: Executor, tenantId: string, folderId: string): Promise<boolean> {
+/**
+ * Share-locks a drive folder of the tenant (it must not be deleted, nor its audience changed, while a file goes
+ * in) and answers its audience; undefined if absent.
+ */
+export async function lockFolder(
+  db: Executor,
+  tenantId: string,
+  folderId: string,
+): Promise<{ scope: string; courseId: string | null; classId: string | null } | undefined> {
   const rows = await db
-    .select({ id: driveFolders.id })
+    .select({ scope: driveFolders.scope, courseId: driveFolders.courseId, classId: driveFolders.classId })
     .from(driveFolders)
     .where(and(eq(driveFolders.tenantId, tenantId), eq(driveFolders.id, folderId)))
     .for("share");
-  return rows.length > 0;
+  return rows[0];
 }
 
 /** Pending uploads whose URL expired more than `graceSeconds` ago, oldest first, for the expiry sweep. */
@@ -224,28 +239,22 @@ export async function expiredUploads(
     .limit(limit);
 }
 
-/** The files of a drive folder (`null`: in no folder); `readyOnly` for a student's view. */
-function inFolder(tenantId: string, folderId: string | null, readyOnly: boolean): SQL {
-  return and(
-    eq(media.tenantId, tenantId),
-    folderId === null ? isNull(media.folderId) : eq(media.folderId, folderId),
-    readyOnly ? eq(media.status, "ready") : undefined,
-  ) as SQL;
+/** The key a drive folder's children are filed under: its id, or the nil uuid for the top level (or no folder). */
+export const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * `coalesce(column, nil)`: the leading expression (after the tenant) of the children indexes of migration 0032.
+ * An equality on it lets the index's order be the list's; `IS NULL` would not, and the top level would be sorted.
+ */
+export function folderKey(column: AnyPgColumn): SQL {
+  return sql`coalesce(${column}, ${sql.raw(`'${NIL_UUID}'::uuid`)})`;
 }
 
-export async function countInFolder(
-  db: Executor,
-  tenantId: string,
-  folderId: string | null,
-  readyOnly: boolean,
-) {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(media)
-    .where(inFolder(tenantId, folderId, readyOnly));
-  return rows[0]?.n ?? 0;
-}
-
+/**
+ * A window of the files of a drive folder (`null`: in no folder), by folded name; `readyOnly` for a student's
+ * view. A walk of media_folder_children_idx (migration 0032), in that order under the tenant and the folder
+ * (the nil uuid for none); the folder's total is a counter (drive/repo.ts countChildren).
+ */
 export async function listInFolder(
   db: Executor,
   tenantId: string,
@@ -256,7 +265,13 @@ export async function listInFolder(
   return db
     .select()
     .from(media)
-    .where(inFolder(tenantId, folderId, readyOnly))
+    .where(
+      and(
+        eq(media.tenantId, tenantId),
+        sql`${folderKey(media.folderId)} = ${folderId ?? NIL_UUID}`,
+        readyOnly ? eq(media.status, "ready") : undefined,
+      ),
+    )
     .orderBy(asc(sql`aula_fold(${media.filename})`), asc(media.id))
     .limit(window.limit)
     .offset(window.offset);

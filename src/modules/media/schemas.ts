@@ -1,9 +1,11 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { ALLOWED_CONTENT_TYPES, MEDIA_KINDS } from "./content-types.js";
 
-export const MEDIA_STATUSES = ["pending_upload", "ready", "failed"] as const;
+/** `verifying`: one completion is checking the bytes (seconds); others answer 409 meanwhile. */
+export const MEDIA_STATUSES = ["pending_upload", "verifying", "ready", "failed"] as const;
 export type MediaStatus = (typeof MEDIA_STATUSES)[number];
 
 /** Why a completion failed; stored in `error`. */
@@ -35,12 +37,20 @@ const MEDIA_EXAMPLE = {
   updatedAt: "2026-01-01T09:55:02.000Z",
 };
 
-/** A file name as people write it; no path separators or control characters, so it is safe in any header. */
+/**
+ * A file name as people write it; no path separators or control characters, so it is safe in any header, and no
+ * bidirectional controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), which make
+ * `invoice<U+202E>fdp.exe` display as `invoiceexe.pdf`. They are refused (400 naming the field), not stripped:
+ * the client learns that the name it sent is not the one people would see, and nothing is renamed behind its back.
+ * Used for media, drive files and drive folders, on creation and on rename.
+ */
 export const Filename = Type.String({
   minLength: 1,
   maxLength: 255,
-  pattern: "^(?=.*\\S)[^/\\\\\\u0000-\\u001f\\u007f]+$",
-  description: "1–255 characters, no `/`, `\\` or control characters.",
+  pattern: "^(?=.*\\S)[^/\\\\\\u0000-\\u001f\\u007f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
+  description:
+    "1–255 characters, no `/`, `\\`, control characters or bidirectional controls (U+061C, U+200E, U+200F, " +
+    "U+202A–U+202E, U+2066–U+2069).",
 });
 
 export const Media = Type.Object(
@@ -166,7 +176,7 @@ export const ListMediaQuery = Type.Object(
 );
 export type ListMediaQueryType = Static<typeof ListMediaQuery>;
 
-export const MediaPage = PageOf(Media);
+export const MediaPage = CappedPageOf(Media);
 
 export const DeleteMediaQuery = Type.Object(
   {

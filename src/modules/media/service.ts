@@ -3,8 +3,10 @@ import type { Config } from "../../config/index.js";
 import { isPlan } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
+import { assertMayShare } from "./audience.js";
 import { kindOf, type MediaKind } from "./content-types.js";
 import type { MediaRow } from "./repo.js";
 import * as repo from "./repo.js";
@@ -81,15 +83,22 @@ export async function storageUsage(
   return { usedBytes: used, limitBytes: storageLimit(deps.config, plan) ?? 0, plan };
 }
 
+/**
+ * A file going into a drive folder (`folderId`, if any): the folder must exist (400) and the actor may share the
+ * file with its audience (403, see audience.ts). `from`: the file's folder now, undefined for a new file.
+ */
 async function assertFolder(
   tx: Executor,
   tenantId: string,
+  actor: Actor,
   folderId: string | null | undefined,
+  from?: string | null,
 ): Promise<void> {
   if (folderId === undefined || folderId === null) return;
-  if (!(await repo.lockFolder(tx, tenantId, folderId))) {
-    throw validationError("folderId", "field.unknown_folder", { id: folderId });
-  }
+  if (from !== undefined && from !== null && folderId.toLowerCase() === from) return;
+  const audience = await repo.lockFolder(tx, tenantId, folderId);
+  if (audience === undefined) throw validationError("folderId", "field.unknown_folder", { id: folderId });
+  await assertMayShare(tx, tenantId, actor, from, audience);
 }
 
 /**
@@ -119,7 +128,7 @@ export async function createUpload(
   const key = `${tenantId}/${id}`;
   const expiresAt = new Date(Date.now() + config.uploadUrlTtlSeconds * 1000);
   const row = await deps.db.transaction(async (tx) => {
-    await assertFolder(tx, tenantId, input.folderId);
+    await assertFolder(tx, tenantId, actor, input.folderId);
     const { used, plan } = await repo.lockStorage(tx, tenantId);
     const limit = storageLimit(deps.config, plan) ?? 0;
     if (used + input.sizeBytes > limit) {
@@ -178,7 +187,7 @@ export async function listMedia(deps: MediaDeps, tenantId: string, query: ListMe
     repo.listMedia(deps.db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countMedia(deps.db, tenantId, filter),
   ]);
-  return pageEnvelope(
+  return cappedPageEnvelope(
     rows.map((row) => toRecord(row)),
     total,
     window,
@@ -188,13 +197,17 @@ export async function listMedia(deps: MediaDeps, tenantId: string, query: ListMe
 export async function updateMedia(
   deps: MediaDeps,
   tenantId: string,
+  actor: Actor,
   id: string,
   input: UpdateMediaInput,
   origin: string,
 ): Promise<MediaRecord> {
   const row = await deps.db.transaction(async (tx) => {
-    if ((await repo.lockMedia(tx, tenantId, id)) === undefined) throw notFound();
-    await assertFolder(tx, tenantId, input.folderId);
+    const current = await repo.lockMedia(tx, tenantId, id);
+    if (current === undefined) throw notFound();
+    // The answer carries a download URL: a file this process cannot reach is 503 before anything changes.
+    assertStoreReachable(deps, [current]);
+    await assertFolder(tx, tenantId, actor, input.folderId, current.folderId);
     return repo.updateMedia(tx, tenantId, id, {
       ...(input.filename === undefined ? {} : { filename: input.filename.trim() }),
       ...(input.folderId === undefined ? {} : { folderId: input.folderId }),
@@ -203,16 +216,22 @@ export async function updateMedia(
   return withUrl(deps, row as MediaRow, origin);
 }
 
+/** 503 `storage_unavailable` when any of these files is in a store this process is not configured for. */
+export function assertStoreReachable(deps: MediaDeps, rows: readonly Pick<MediaRow, "storage">[]): void {
+  const stores = storesFor(deps.config.media);
+  for (const row of rows) stores.of(row.storage);
+}
+
 /** Removes stored bytes after the transaction that forgot them committed; a failure is logged, not raised. */
 export async function removeBytes(
   deps: MediaDeps,
-  rows: readonly Pick<MediaRow, "id" | "storage" | "storageKey">[],
+  rows: readonly Pick<MediaRow, "tenantId" | "id" | "storage" | "storageKey">[],
 ): Promise<void> {
   const stores = storesFor(deps.config.media);
   await Promise.all(
     rows.map(async (row) => {
       try {
-        await stores.of(row.storage).remove(row.storageKey);
+        await stores.of(row.storage).remove({ tenantId: row.tenantId, mediaId: row.id, key: row.storageKey });
       } catch (err) {
         deps.warn?.(`could not remove the bytes of media ${row.id}`, err);
       }
@@ -234,6 +253,8 @@ export async function deleteMedia(
   const row = await deps.db.transaction(async (tx) => {
     const locked = await repo.lockMedia(tx, tenantId, id);
     if (locked === undefined) throw notFound();
+    // Its bytes could not be removed by this process (503): the row stays, so nothing is left behind unnamed.
+    assertStoreReachable(deps, [locked]);
     if (!force) {
       const lessons = await repo.countLessonsUsing(tx, tenantId, [id]);
       if (lessons > 0)
@@ -286,6 +307,5 @@ export async function moveRow(
 }
 
 /** For the drive: the files of a folder (`null`: in no folder), counted and paged by name. */
-export const countInFolder = repo.countInFolder;
 export const listInFolder = repo.listInFolder;
 export const lockInFolders = repo.lockInFolders;

@@ -1,9 +1,10 @@
 import { Type } from "typebox";
 import { assertSubscriptionLive } from "../../platform/auth/pipeline.js";
 import type { AppContext } from "../../platform/context.js";
-import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { notFound } from "../../platform/errors/app-error.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { tenantNotFound } from "../../platform/tenancy/resolver.js";
 import { TokenQuery } from "./schemas.js";
 import type { MediaDeps } from "./service.js";
 import { storesFor } from "./storage/index.js";
@@ -36,7 +37,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
 export async function transferRoutes(app: App, ctx: AppContext, deps: MediaDeps): Promise<void> {
   const tenantFromHost = async (host: string | undefined) => {
     const tenant = await ctx.tenants.resolve(host);
-    if (tenant === null) throw new AppError("tenant_not_found");
+    if (tenant === null) throw tenantNotFound(host, ctx.config.baseDomain);
     assertSubscriptionLive(tenant);
     return tenant;
   };
@@ -56,7 +57,8 @@ export async function transferRoutes(app: App, ctx: AppContext, deps: MediaDeps)
             "Step 2 of 3 on the local store: the URL answered by `POST /media/uploads`, with its `token`. The body " +
             "is the file itself, in any content type, streamed to disk (no JSON body limit); more bytes than the " +
             "declared `sizeBytes` is 413 and nothing is kept. An invalid or expired token is 403. Once the bytes " +
-            "arrived the URL cannot replace them (409).",
+            "arrived the URL cannot replace them (409 `conflict`); of two bodies sent at once, the first to arrive " +
+            "whole is kept and the other is 409, so completion checks the bytes that are served.",
           params: IdParams,
           querystring: TokenQuery,
           response: { 204: Type.Null() },

@@ -79,7 +79,19 @@ describe("profile field definitions", () => {
     expect(second.position).toBe(2);
     const list = await call(t, c, "GET", "/profile-fields");
     expect(list.json().data.map((f: { key: string }) => f.key)).toEqual(["student_number", "shift"]);
-    expect(list.json().pagination).toMatchObject({ total: 2 });
+    expect(list.json().pagination).toMatchObject({ total: 2, totalRelation: "eq" });
+    // One filter reads its counter; both count their matches (up to the cap).
+    for (const [query, total] of [
+      ["type=select", 1],
+      ["status=active", 2],
+      ["status=archived", 0],
+      ["status=active&type=select", 1],
+      ["status=archived&type=select", 0],
+    ] as const) {
+      const filtered = (await call(t, c, "GET", `/profile-fields?${query}`)).json();
+      expect(filtered.pagination, query).toMatchObject({ total, totalRelation: "eq" });
+      expect(filtered.data.length, query).toBe(total);
+    }
     expect((await call(t, c, "GET", `/profile-fields/${first.id}`)).json()).toEqual(first);
 
     const patched = await call(t, c, "PATCH", `/profile-fields/${first.id}`, {
@@ -129,7 +141,7 @@ describe("profile field definitions", () => {
         { key: "m1", label: "M", type: "multiselect", options: [{ value: "a", label: "A" }], unique: true },
         ["unique"],
       ],
-      [{ key: "p1", label: "P", type: "text", validation: { pattern: "(a+)+$" } }, ["validation.pattern"]],
+      [{ key: "p1", label: "P", type: "text", validation: { pattern: "(a)\\1" } }, ["validation.pattern"]],
       [{ key: "p2", label: "P", type: "text", validation: { pattern: "([a-z" } }, ["validation.pattern"]],
       [{ key: "n1", label: "N", type: "number", validation: { min: 5, max: 1 } }, ["validation.min"]],
       [{ key: "n2", label: "N", type: "number", validation: { pattern: "^1$" } }, ["validation.pattern"]],

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { profileFields, tenants, userProfileValues } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { FieldDefinition } from "./rules.js";
 import type { ProfileFieldRecord, ProfileFieldSort } from "./schemas.js";
@@ -42,7 +44,6 @@ function where(tenantId: string, filter: FieldFilter): SQL {
   ) as SQL;
 }
 
-/** At most 100 rows per institution, so the list and its count read the (tenant_id, position) index directly. */
 export async function listFields(
   db: Executor,
   tenantId: string,
@@ -60,9 +61,22 @@ export async function listFields(
   return rows as ProfileFieldRecord[];
 }
 
-export async function countFields(db: Executor, tenantId: string, filter: FieldFilter): Promise<number> {
-  const rows = await db.select({ n: count() }).from(profileFields).where(where(tenantId, filter));
-  return rows[0]?.n ?? 0;
+/**
+ * Unfiltered or filtered by status or type alone, the total is a trigger-kept counter (`profile_fields`,
+ * `profile_fields:<filter>:<value>`, migration 0041), exact. Both filters together count their matches up to
+ * the platform's cap, walking the list's default order (`countCapped`).
+ */
+export async function countFields(db: Executor, tenantId: string, filter: FieldFilter): Promise<CappedTotal> {
+  if (filter.status !== undefined && filter.type !== undefined) {
+    return countCapped(db, profileFields, where(tenantId, filter), ORDER.position);
+  }
+  const counter =
+    filter.status !== undefined
+      ? `profile_fields:status:${filter.status}`
+      : filter.type !== undefined
+        ? `profile_fields:type:${filter.type}`
+        : "profile_fields";
+  return exactTotal(await readCounter(db, tenantId, counter));
 }
 
 export async function findField(db: Executor, tenantId: string, id: string, lock = false) {

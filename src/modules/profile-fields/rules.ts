@@ -1,5 +1,6 @@
-import safeRegex from "safe-regex2";
 import type { DetailKey } from "../../platform/errors/app-error.js";
+import { comparisonKey } from "./comparison-key.js";
+import { compilePattern, matchesWhole } from "./pattern-engine.js";
 import type { FieldOption, FieldType, ProfileValueType, ValidationRules } from "./schemas.js";
 
 /** What the rules need of a definition. */
@@ -29,9 +30,8 @@ const DEFAULT_MAX_LENGTH: Partial<Record<FieldType, number>> = {
 
 /**
  * A definition's consistency, past what its schema checks: options exactly for the select types (values
- * unique), validation rules only where the type has them, ranges in order, and a pattern that compiles and cannot
- * backtrack catastrophically (an administrator's regular expression runs on every user write, and a
- * super-linear one would stall the process: safe-regex2 refuses star height above 1).
+ * unique), validation rules only where the type has them, ranges in order, and a pattern the linear-time engine
+ * runs (an administrator's regular expression runs on every user write: see pattern-engine.ts).
  */
 export function definitionDetails(def: Omit<FieldDefinition, "id" | "key" | "status">): DetailKey[] {
   const details: DetailKey[] = [];
@@ -67,21 +67,17 @@ export function definitionDetails(def: Omit<FieldDefinition, "id" | "key" | "sta
     if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength) {
       details.push({ field: "validation.minLength", key: "field.range_order" });
     }
-    if (v.pattern !== undefined && PATTERN_TYPES.includes(def.type) && !compiles(v.pattern)) {
-      details.push({ field: "validation.pattern", key: "field.regex" });
+    if (v.pattern !== undefined && PATTERN_TYPES.includes(def.type)) {
+      const compiled = compilePattern(v.pattern, maxLengthOf(def.type, v));
+      if (!compiled.ok) details.push({ field: "validation.pattern", ...compiled.refusal });
     }
   }
   return details;
 }
 
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-  } catch {
-    return false;
-  }
-  return safeRegex(pattern);
-}
+/** The longest text a field accepts. */
+const maxLengthOf = (type: FieldType, v: ValidationRules): number =>
+  v.maxLength ?? DEFAULT_MAX_LENGTH[type] ?? 2000;
 
 /** A value as stored: the JSON kept, and its canonical text for filtering and uniqueness (null: not comparable). */
 export interface Normalised {
@@ -92,6 +88,8 @@ export interface Normalised {
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const PHONE = /^\+?[0-9][0-9 ().-]{4,28}[0-9]$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** White space runs, collapsed to one space in text values; U+FEFF is invisible, kept as typed (see comparisonKey). */
+const SPACE_RUN = /[^\S\uFEFF]+/g;
 
 function validDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -127,9 +125,9 @@ export function normalise(
     case "url":
     case "email": {
       if (typeof raw !== "string") return typeDetail("string");
-      const text = def.type === "textarea" ? raw.trim() : raw.trim().replace(/\s+/g, " ");
+      const text = def.type === "textarea" ? raw.trim() : raw.trim().replace(SPACE_RUN, " ");
       if (text === "") return undefined;
-      const max = v.maxLength ?? DEFAULT_MAX_LENGTH[def.type] ?? 2000;
+      const max = maxLengthOf(def.type, v);
       if (text.length > max) return { field, key: "field.max_length", params: { limit: max } };
       if (v.minLength !== undefined && text.length < v.minLength) {
         return { field, key: "field.min_length", params: { limit: v.minLength } };
@@ -139,9 +137,9 @@ export function normalise(
       if (def.type === "url" && !httpUrl(text))
         return { field, key: "field.format", params: { format: "uri" } };
       if (def.type === "phone" && !PHONE.test(text)) return { field, key: "field.pattern" };
-      if (v.pattern !== undefined && !new RegExp(`^(?:${v.pattern})$`, "u").test(text))
+      if (v.pattern !== undefined && !matchesWhole(v.pattern, text, max))
         return { field, key: "field.pattern" };
-      return { value: text, matchKey: text.toLowerCase() };
+      return { value: text, matchKey: comparisonKey(text) };
     }
     case "number": {
       if (typeof raw !== "number" || !Number.isFinite(raw)) return typeDetail("number");

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const FIELD_TYPES = [
   "text",
@@ -59,7 +60,16 @@ const Validation = Type.Object(
         minLength: 1,
         maxLength: 200,
         description:
-          "A regular expression (JavaScript, unicode) the whole value must match; text types only.",
+          "A regular expression the whole value must match (`^`/`$` optional); `text`, `textarea` and `phone` only. " +
+          "JavaScript syntax with the `u` flag and no other flag (case-sensitive), run by a linear-time engine " +
+          "(RE2's semantics), so no pattern can make a value slow to check. Accepted: literals, `.`, classes " +
+          "`[…]`, `\\d \\w \\s \\b` and negations (`\\d \\w \\b` ASCII, `\\s` Unicode white space), " +
+          "`\\p{L}`, `\\p{Lu}`, `\\p{Nd}`… (short category names) and scripts (`\\p{Greek}` or " +
+          "`\\p{Script=Greek}`), `\\uXXXX`, `\\u{…}`, groups, named groups `(?<name>…)`, `|`, `* + ? {n,m}` " +
+          "(greedy or lazy, counts up to 1000). Refused with `validation_failed` on `validation.pattern`: " +
+          "backreferences (`\\1`, `\\k<name>`), lookahead and lookbehind, flag groups (`(?i:…)`), long property " +
+          "names (`\\p{Letter}`), `\\S` inside a class, and patterns too large for the field's longest value " +
+          "(the compiled size times `maxLength` is bounded).",
       }),
     ),
   },
@@ -93,7 +103,13 @@ export const ProfileField = Type.Object(
     required: Type.Boolean({
       description: "Every new user needs a value; a user's value cannot be removed.",
     }),
-    unique: Type.Boolean({ description: "No two users share a value (compared ignoring case and spaces)." }),
+    unique: Type.Boolean({
+      description:
+        "No two users share a value. Text is compared ignoring case, surrounding and repeated spaces, invisible " +
+        "characters (zero-width spaces and joiners, soft hyphens, bidirectional controls) and compatibility forms " +
+        "(Unicode NFKC: `Ｓ-1` is `S-1`); the value is stored and shown as typed. `?profile.<key>=` filters compare " +
+        "the same way.",
+    }),
     validation: Type.Union([Validation, Type.Null()]),
     position: Type.Integer({ minimum: 1 }),
     status: StringEnum(FIELD_STATUSES, {
@@ -186,7 +202,7 @@ export const ListProfileFieldsQuery = Type.Object(
 );
 export type ListProfileFieldsQueryType = Static<typeof ListProfileFieldsQuery>;
 
-export const ProfileFieldPage = PageOf(ProfileField);
+export const ProfileFieldPage = CappedPageOf(ProfileField);
 
 export const OrderProfileFieldsBody = Type.Object(
   {

@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import * as repo from "./repo.js";
 import { definitionDetails } from "./rules.js";
 import {
@@ -29,7 +30,7 @@ export async function listFields(db: Executor, tenantId: string, query: ListProf
     repo.listFields(db, tenantId, filter, query.sort ?? "position", window),
     repo.countFields(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getField(db: Executor, tenantId: string, id: string): Promise<ProfileFieldRecord> {
@@ -105,7 +106,7 @@ export async function updateField(
         if (isUniqueViolation(err, "user_profile_values_unique_key")) {
           throw new AppError("conflict", {
             messageKey: "conflict.profile_unique_duplicates",
-            details: [{ field: "unique", key: "field.invalid" }],
+            details: [{ field: "unique", key: "field.profile_values_shared" }],
           });
         }
         throw err;

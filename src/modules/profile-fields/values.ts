@@ -57,7 +57,7 @@ function check(
 const taken = (fields: string[]) =>
   new AppError("conflict", {
     messageKey: "conflict.profile_value_taken",
-    details: fields.map((field) => ({ field, key: "field.invalid" })),
+    details: fields.map((field) => ({ field, key: "field.profile_value_taken" })),
   });
 
 const uniqueKeyOf = (u: Checked["upserts"][number]) => (u.def.unique ? u.matchKey : null);
@@ -252,7 +252,7 @@ export async function profileFilters(
     const result = normalise(def, typed, name);
     if (isDetail(result)) details.push(result);
     else if (result === undefined || result.matchKey === null)
-      details.push({ field: name, key: "field.invalid" });
+      details.push({ field: name, key: "field.profile_filter_value" });
     else filters.push({ fieldId: def.id, eq: result.matchKey });
   }
   if (details.length > 0) throw new AppError("validation_failed", { details });

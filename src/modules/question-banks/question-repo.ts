@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { questions, questionVersions, quizAttempts, quizzes } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { QuestionContent } from "./question-rules.js";
 import type { QuestionRecord, QuestionSort, QuestionStatus, QuestionType } from "./question-schemas.js";
@@ -83,7 +84,8 @@ function where(tenantId: Bindable, f: Placeholders): SQL {
     f.type === undefined ? undefined : eq(questions.type, f.type),
     f.diff === undefined ? undefined : eq(questions.difficulty, f.diff),
     f.status === undefined ? undefined : eq(questions.status, f.status),
-    f.tag === undefined ? undefined : sql`${f.tag} = ANY(${questions.tags})`,
+    // Containment, not `= ANY`, so the GIN index on (tenant, bank, tags) can answer it.
+    f.tag === undefined ? undefined : sql`${questions.tags} @> ARRAY[${f.tag}]::text[]`,
     f.pat === undefined ? undefined : sql`aula_fold(${questions.stem}) LIKE aula_fold(${f.pat})`,
   ) as SQL;
 }
@@ -116,34 +118,42 @@ export async function listQuestions(
   window: PageWindow,
 ): Promise<QuestionRecord[]> {
   const list = `qs_${sort.replace("-", "d_")}`;
-  const rows = await runPageQuery(db, list, tenantId, bindings(bankId, filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(questions)
-      .where(where(p.tenantId, p as Placeholders))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  const rows = await runPageQuery(
+    db,
+    list,
+    tenantId,
+    bindings(bankId, filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(questions)
+        .where(where(p.tenantId, p as Placeholders))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A search's or a tag's generic plan would walk the bank in list order, filtering every row, for a rare
+    // value: each is planned for its own value (its index's few matches, or the order for a common one).
+    { customPlan: ["pat", "tag"] },
   );
   return (rows as QuestionRow[]).map(toRecord);
 }
 
-/** A bank's unfiltered total is its counter; a filtered one counts within the bank, through its index. */
+/**
+ * A bank's unfiltered total is its counter (exact); a filtered one counts its matches up to the platform's cap,
+ * newest first (a bank can hold any number of a type's, a status's or a tag's questions).
+ */
 export async function countQuestions(
   db: Executor,
   tenantId: string,
   bankId: string,
   filter: QuestionFilter,
-): Promise<number> {
+): Promise<CappedTotal> {
   if (Object.values(filter).every((v) => v === undefined)) {
-    return readCounter(db, tenantId, `questions:bank_id:${bankId}`);
+    return exactTotal(await readCounter(db, tenantId, `questions:bank_id:${bankId}`));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(questions)
-    .where(where(tenantId, bindings(bankId, filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, questions, where(tenantId, bindings(bankId, filter)), ORDER["-createdAt"]);
 }
 
 export async function findQuestion(

@@ -3,6 +3,7 @@ import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { bankRead, bankWrite } from "./access.js";
 import { bodyVariants } from "./body-variants.js";
 import {
@@ -31,7 +32,8 @@ export function questionRoutes(app: App, ctx: AppContext): void {
         summary: "List a bank's questions",
         description:
           "Newest first unless `sort` says otherwise. Filter by `type`, `difficulty`, `status` and `tag`; " +
-          "`search` matches the stem, ignoring case and accents. Answer keys are included.",
+          "`search` matches the stem, ignoring case and accents. Answer keys are included. " +
+          cappedTotalNote("unfiltered"),
         params: IdParams,
         querystring: ListQuestionsQuery,
         response: { 200: QuestionPage },

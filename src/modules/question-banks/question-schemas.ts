@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const QUESTION_TYPES = [
   "single_choice",
@@ -263,4 +264,4 @@ export const ListQuestionsQuery = Type.Object(
 );
 export type ListQuestionsQueryType = Static<typeof ListQuestionsQuery>;
 
-export const QuestionPage = PageOf(Question);
+export const QuestionPage = CappedPageOf(Question);

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import * as draws from "./draw-repo.js";
 import * as repo from "./question-repo.js";
 import { checkKey, KEY_FIELD_OF, KEY_FIELDS, type KeyInput } from "./question-rules.js";
@@ -39,7 +40,7 @@ export async function listQuestions(
     repo.listQuestions(db, tenantId, bankId, filter, query.sort ?? "-createdAt", window),
     repo.countQuestions(db, tenantId, bankId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getQuestion(db: Executor, tenantId: string, id: string): Promise<QuestionRecord> {

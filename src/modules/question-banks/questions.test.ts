@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questions, questionVersions } from "../../db/schema/index.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import {
   bearer,
   type Harness,
@@ -221,7 +222,7 @@ describe("questions", () => {
     expect(search.pagination.total).toBe(2);
     const page = await list("?perPage=1&page=3");
     expect(page.data).toHaveLength(1);
-    expect(page.pagination).toEqual({ page: 3, perPage: 1, total: 3, totalPages: 3 });
+    expect(page.pagination).toEqual({ page: 3, perPage: 1, total: 3, totalPages: 3, totalRelation: "eq" });
     const unknownBank = await call(
       a,
       keyA,
@@ -229,6 +230,29 @@ describe("questions", () => {
       "/api/institution/question-banks/00000000-0000-4000-8000-000000000000/questions",
     );
     expect(unknownBank.statusCode).toBe(404);
+  });
+
+  it("counts a filter's matches up to the cap, and a bank's questions exactly from its counter", async () => {
+    const bank = (await call(a, keyA, "POST", "/api/institution/question-banks", { title: "Big" })).json().id;
+    await h.database.db.execute(sql`
+      INSERT INTO questions (tenant_id, bank_id, type, stem, tags)
+      SELECT ${a.id}::uuid, ${bank}::uuid, 'essay', 'Question ' || i, ARRAY['common']
+      FROM generate_series(1, ${TOTAL_CAP + 1}) AS i`);
+    const list = (query: string) =>
+      call(a, keyA, "GET", `/api/institution/question-banks/${bank}/questions${query}`).then((r) => r.json());
+    expect((await list("")).pagination).toMatchObject({ total: TOTAL_CAP + 1, totalRelation: "eq" });
+    for (const query of ["?tag=common", "?status=active", "?type=essay", "?search=question"]) {
+      const capped = await list(`${query}&perPage=100`);
+      expect(capped.data, query).toHaveLength(100);
+      expect(capped.pagination, query).toEqual({
+        page: 1,
+        perPage: 100,
+        total: TOTAL_CAP,
+        totalPages: TOTAL_CAP / 100,
+        totalRelation: "gte",
+      });
+    }
+    expect((await list("?tag=rare")).pagination).toMatchObject({ total: 0, totalRelation: "eq" });
   });
 
   it("versions content changes, not tag or status changes, and never changes the type", async () => {

@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { questionBanks, questions, quizzes } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { BankRecord, BankSort, BankStatus, CreateBankInput, UpdateBankInput } from "./schemas.js";
 
@@ -63,30 +64,38 @@ export async function listBanks(
 ): Promise<BankRecord[]> {
   // One prepared statement per (sort, filter shape); names stay well under PostgreSQL's 63 characters.
   const list = `qbank_${sort.replace("-", "d_")}`;
-  const rows = await runPageQuery(db, list, tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(questionBanks)
-      .where(where(p.tenantId, p))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  const rows = await runPageQuery(
+    db,
+    list,
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(questionBanks)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A search's generic plan would walk the tenant in list order, filtering every row, for a rare term: each
+    // search is planned for its own term (the trigram index's few matches, or the order for a common one).
+    { customPlan: ["pattern"] },
   );
   return rows as BankRecord[];
 }
 
-/** Unfiltered and status-filtered totals come from the counters; other filters count their own matches. */
-export async function countBanks(db: Executor, tenantId: string, filter: BankFilter): Promise<number> {
+/**
+ * Unfiltered and status-filtered totals are the counters the triggers keep (exact); a search or a course counts
+ * its matches up to the platform's cap, newest first.
+ */
+export async function countBanks(db: Executor, tenantId: string, filter: BankFilter): Promise<CappedTotal> {
   if (filter.courseId === undefined && filter.search === undefined) {
     const name = filter.status === undefined ? "question_banks" : `question_banks:status:${filter.status}`;
-    return readCounter(db, tenantId, name);
+    return exactTotal(await readCounter(db, tenantId, name));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(questionBanks)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, questionBanks, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findBank(

@@ -3,6 +3,7 @@ import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { bankRead, bankWrite } from "./access.js";
 import { questionRoutes } from "./question-routes.js";
 import { Bank, BankPage, CreateBankBody, ListBanksQuery, UpdateBankBody } from "./schemas.js";
@@ -21,7 +22,8 @@ export function questionBankRoutes(app: App, ctx: AppContext): void {
         summary: "List question banks",
         description:
           "Newest first unless `sort` says otherwise. Filter by `status` and `courseId`; `search` matches the " +
-          "title, ignoring case and accents.",
+          "title, ignoring case and accents. " +
+          cappedTotalNote("unfiltered and with `status` alone"),
         querystring: ListBanksQuery,
         response: { 200: BankPage },
       },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const BANK_STATUSES = ["active", "archived"] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
@@ -85,4 +86,4 @@ export const ListBanksQuery = Type.Object(
 );
 export type ListBanksQueryType = Static<typeof ListBanksQuery>;
 
-export const BankPage = PageOf(Bank);
+export const BankPage = CappedPageOf(Bank);

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { courseExists } from "../courses/repo.js";
 import * as repo from "./repo.js";
 import type { BankRecord, CreateBankInput, ListBanksQueryType, UpdateBankInput } from "./schemas.js";
@@ -24,7 +25,7 @@ export async function listBanks(db: Executor, tenantId: string, query: ListBanks
     repo.listBanks(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countBanks(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getBank(db: Executor, tenantId: string, id: string): Promise<BankRecord> {

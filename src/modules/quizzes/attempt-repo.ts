@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { enrollments, quizAttempts, users } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { QuestionContent, QuestionType } from "../question-banks/service.js";
 import type { AttemptSort, AttemptStatus } from "./attempt-schemas.js";
@@ -114,21 +115,20 @@ export async function listAttempts(
   return rows as AttemptRow[];
 }
 
-/** A quiz's unfiltered total is its counter; a filtered one counts within the quiz, through its index. */
+/**
+ * A quiz's unfiltered total is its counter (exact); a filtered one counts its matches up to the platform's cap,
+ * newest first through the quiz's index (a status can hold every attempt of a popular quiz).
+ */
 export async function countAttempts(
   db: Executor,
   tenantId: string,
   quizId: string,
   filter: AttemptFilter,
-): Promise<number> {
+): Promise<CappedTotal> {
   if (filter.userId === undefined && filter.status === undefined) {
-    return readCounter(db, tenantId, `quiz_attempts:quiz_id:${quizId}`);
+    return exactTotal(await readCounter(db, tenantId, `quiz_attempts:quiz_id:${quizId}`));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(quizAttempts)
-    .where(where(tenantId, bindings(quizId, filter)));
-  return rows[0]?.n ?? 0;
+  return countCapped(db, quizAttempts, where(tenantId, bindings(quizId, filter)), ORDER["-createdAt"]);
 }
 
 export async function findAttempt(

@@ -2,6 +2,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { attemptRead, attemptWrite } from "./access.js";
 import {
   Attempt,
@@ -25,7 +26,9 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a quiz's attempts",
-        description: "Newest first unless `sort` says otherwise. Filter by `userId` and `status`.",
+        description:
+          "Newest first unless `sort` says otherwise. Filter by `userId` and `status`. " +
+          cappedTotalNote("unfiltered"),
         params: IdParams,
         querystring: ListAttemptsQuery,
         response: { 200: AttemptPage },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { QUESTION_TYPES } from "../question-banks/service.js";
 
 export const ATTEMPT_STATUSES = ["in_progress", "submitted", "pending_review", "graded"] as const;
@@ -218,4 +219,4 @@ export const ListAttemptsQuery = Type.Object(
 );
 export type ListAttemptsQueryType = Static<typeof ListAttemptsQuery>;
 
-export const AttemptPage = PageOf(Attempt);
+export const AttemptPage = CappedPageOf(Attempt);

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { getSettings, letterFor } from "../settings/service.js";
@@ -49,7 +50,7 @@ export async function listAttempts(
     repo.countAttempts(db, tenantId, quizId, filter),
   ]);
   const scale = await gradingScale(db, tenantId);
-  return pageEnvelope(
+  return cappedPageEnvelope(
     rows.map((row) => toRecord(row, scale)),
     total,
     window,

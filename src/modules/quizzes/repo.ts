@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { lessons, quizAttempts, quizzes } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import { learnerLessonIds } from "../courses/audience.js";
 import type { CreateQuizInput, QuizSort, SectionRecord, UpdateQuizInput } from "./schemas.js";
@@ -104,25 +105,23 @@ export async function listQuizzes(
   return rows as QuizRow[];
 }
 
-/** The unfiltered total is the tenant's counter; a filtered one counts the tenant's quizzes, through its index. */
+/**
+ * Exact totals from the counters the triggers keep: the tenant's quizzes, or a course's alone. A lesson has at
+ * most one quiz; a learner's list and combined filters count their matches up to the platform's cap, newest
+ * first.
+ */
 export async function countQuizzes(
   db: Executor,
   tenantId: string,
   filter: QuizFilter,
   learnerId?: string,
-): Promise<number> {
-  if (filter.courseId === undefined && filter.lessonId === undefined && learnerId === undefined)
-    return readCounter(db, tenantId, "quizzes");
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(quizzes)
-    .where(
-      and(
-        where(tenantId, bindings(filter)),
-        learnerId === undefined ? undefined : learnerSees(tenantId, learnerId),
-      ),
-    );
-  return rows[0]?.n ?? 0;
+): Promise<CappedTotal> {
+  if (filter.lessonId === undefined && learnerId === undefined) {
+    const counter = filter.courseId === undefined ? "quizzes" : `quizzes:course_id:${filter.courseId}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
+  }
+  const seen = learnerId === undefined ? undefined : learnerSees(tenantId, learnerId);
+  return countCapped(db, quizzes, and(where(tenantId, bindings(filter)), seen) as SQL, ORDER["-createdAt"]);
 }
 
 /** `share` keeps the quiz from being deleted (or its settings changed) until the caller's transaction ends. */

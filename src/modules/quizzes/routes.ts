@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { readerOf } from "../courses/audience.js";
 import { quizRead, quizWrite } from "./access.js";
 import { attemptRoutes } from "./attempt-routes.js";
@@ -21,7 +22,9 @@ export function quizRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List quizzes",
-        description: "Newest first unless `sort` says otherwise. Filter by `courseId` or `lessonId`.",
+        description:
+          "Newest first unless `sort` says otherwise. Filter by `courseId` or `lessonId`. " +
+          cappedTotalNote("unfiltered and with `courseId` alone"),
         querystring: ListQuizzesQuery,
         response: { 200: QuizPage },
       },

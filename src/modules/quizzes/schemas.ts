@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const SCORING_POLICIES = ["highest", "latest", "average", "first"] as const;
 export const SOURCE_TYPES = ["fixed", "random"] as const;
@@ -198,4 +199,4 @@ export const ListQuizzesQuery = Type.Object(
 );
 export type ListQuizzesQueryType = Static<typeof ListQuizzesQuery>;
 
-export const QuizPage = PageOf(Quiz);
+export const QuizPage = CappedPageOf(Quiz);

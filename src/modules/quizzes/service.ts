@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF } from "../courses/audience.js";
 import { activePoints } from "../question-banks/service.js";
 import * as repo from "./repo.js";
@@ -36,7 +37,7 @@ export async function listQuizzes(
     repo.listQuizzes(db, tenantId, filter, query.sort ?? "-createdAt", window, learner),
     repo.countQuizzes(db, tenantId, filter, learner),
   ]);
-  return pageEnvelope(await toRecords(db, tenantId, rows), total, window);
+  return cappedPageEnvelope(await toRecords(db, tenantId, rows), total, window);
 }
 
 export async function getQuiz(

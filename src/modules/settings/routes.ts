@@ -1,5 +1,6 @@
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { acceptMergePatch, MERGE_PATCH_CONSUMES } from "../../platform/http/merge-patch.js";
 import type { App } from "../../platform/http/types.js";
 import { JsonSchemaDocument, SettingsPatchBody, SettingsResponse } from "./schemas.js";
 import * as service from "./service.js";
@@ -39,25 +40,31 @@ export function settingsRoutes(app: App, ctx: AppContext): void {
     (request) => service.getSettings(db, tenantOf(request).id),
   );
 
-  app.patch(
-    "/api/institution/settings",
-    {
-      config: { access: write },
-      schema: {
-        tags,
-        summary: "Change the institution's settings",
-        description:
-          "A JSON merge patch (RFC 7386): given keys replace the current values, `null` resets a key (or a whole " +
-          "namespace) to its default, arrays are replaced whole. Unknown namespaces or keys, wrong types, values " +
-          "out of range, a time zone that is not IANA, or a grading scale that is not strictly descending down to " +
-          "0 are 400 with details naming each path. Answers the settings after the change; `settings_updated` " +
-          "names the keys that changed (a patch that changes nothing emits nothing).",
-        body: SettingsPatchBody,
-        response: { 200: SettingsResponse },
+  // The one route whose body is an RFC 7386 merge patch: it also takes the media type that RFC registers.
+  app.register(async (scope: App) => {
+    acceptMergePatch(scope);
+    scope.patch(
+      "/api/institution/settings",
+      {
+        config: { access: write },
+        schema: {
+          tags,
+          summary: "Change the institution's settings",
+          description:
+            "A JSON merge patch (RFC 7386), sent as `application/merge-patch+json` or `application/json`: given " +
+            "keys replace the current values, `null` resets a key (or a whole namespace) to its default, arrays " +
+            "are replaced whole. Unknown namespaces or keys, wrong types, values out of range, a time zone that is " +
+            "not IANA, or a grading scale that is not strictly descending down to 0 are 400 with details naming " +
+            "each path. Answers the settings after the change; `settings_updated` names the keys that changed (a " +
+            "patch that changes nothing emits nothing).",
+          consumes: MERGE_PATCH_CONSUMES,
+          body: SettingsPatchBody,
+          response: { 200: SettingsResponse },
+        },
       },
-    },
-    (request) => service.updateSettings(db, tenantOf(request).id, principalOf(request), request.body),
-  );
+      (request) => service.updateSettings(db, tenantOf(request).id, principalOf(request), request.body),
+    );
+  });
 
   app.get(
     "/api/institution/settings/schema",

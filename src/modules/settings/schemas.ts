@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from "typebox";
 import { LOCALES } from "../../locales/index.js";
 import { StringEnum } from "../../platform/http/schemas.js";
+import { SENDER_NAME_DESCRIPTION, SENDER_NAME_PATTERN } from "./sender-name.js";
 
 /**
  * The institution's settings (RESOURCES 4.19), one TypeBox schema per namespace. From these the service builds
@@ -92,10 +93,10 @@ export const Security = Type.Object(
 
 export const Notifications = Type.Object(
   {
-    senderName: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
-      default: null,
-      description: "The display name of the institution's e-mail; null uses the institution's name.",
-    }),
+    senderName: Type.Union(
+      [Type.String({ minLength: 1, maxLength: 100, pattern: SENDER_NAME_PATTERN }), Type.Null()],
+      { default: null, description: SENDER_NAME_DESCRIPTION },
+    ),
     replyTo: Type.Union([Type.String({ format: "email", maxLength: 254 }), Type.Null()], {
       default: null,
       description: "The Reply-To address of the institution's e-mail; null sends none.",

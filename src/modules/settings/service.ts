@@ -16,6 +16,7 @@ import {
 export { assertEmailAllowed, type EmailDomainPolicy, emailDomainPolicy } from "./email-domains.js";
 export { letterFor } from "./grading.js";
 export type { SettingsRecord } from "./schemas.js";
+export { displayName } from "./sender-name.js";
 
 type Overrides = Record<string, Record<string, unknown>>;
 

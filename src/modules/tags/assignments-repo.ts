@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { classGroups, courses, questions, tagAssignments, users } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { AssignmentRecord, AssignmentSort, ResourceType } from "./schemas.js";
 
@@ -71,27 +72,25 @@ export async function listAssignments(
   return rows as AssignmentRecord[];
 }
 
-/** A tag's total is its usage counter; by type it is counted on the primary key's `(tag, type)` prefix. */
+/**
+ * A tag's total is its usage counter, exact; by type it counts the assignments up to the platform's cap, walking
+ * the tag's newest first (`countCapped`): a tag can sit on every user of the institution.
+ */
 export async function countAssignments(
   db: Executor,
   tenantId: string,
   tagId: string,
   filter: { resourceType?: ResourceType },
-): Promise<number> {
+): Promise<CappedTotal> {
   if (filter.resourceType === undefined) {
-    return readCounter(db, tenantId, `tag_assignments:tag_id:${tagId}`);
+    return exactTotal(await readCounter(db, tenantId, `tag_assignments:tag_id:${tagId}`));
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(tagAssignments)
-    .where(
-      and(
-        eq(tagAssignments.tenantId, tenantId),
-        eq(tagAssignments.tagId, tagId),
-        eq(tagAssignments.resourceType, filter.resourceType),
-      ),
-    );
-  return rows[0]?.n ?? 0;
+  const where = and(
+    eq(tagAssignments.tenantId, tenantId),
+    eq(tagAssignments.tagId, tagId),
+    eq(tagAssignments.resourceType, filter.resourceType),
+  ) as SQL;
+  return countCapped(db, tagAssignments, where, ORDER["-createdAt"]);
 }
 
 /**

@@ -254,7 +254,13 @@ describe("attaching to other resource types", () => {
 
     const list = await call("GET", `/api/institution/tags/${tag.id}/resources?sort=createdAt`);
     expect(list.statusCode).toBe(200);
-    expect(list.json().pagination).toEqual({ page: 1, perPage: 20, total: 3, totalPages: 1 });
+    expect(list.json().pagination).toEqual({
+      page: 1,
+      perPage: 20,
+      total: 3,
+      totalPages: 1,
+      totalRelation: "eq",
+    });
     expect(
       list
         .json()
@@ -273,7 +279,13 @@ describe("attaching to other resource types", () => {
     expect(onlyClasses.json().pagination.total).toBe(1);
     const newest = await call("GET", `/api/institution/tags/${tag.id}/resources?perPage=1`);
     expect(newest.json().data[0].resourceId).toBe(question);
-    expect(newest.json().pagination).toEqual({ page: 1, perPage: 1, total: 3, totalPages: 3 });
+    expect(newest.json().pagination).toEqual({
+      page: 1,
+      perPage: 1,
+      total: 3,
+      totalPages: 3,
+      totalRelation: "eq",
+    });
     expect(
       (await call("GET", `/api/institution/tags/${tag.id}/resources?resourceType=media`)).statusCode,
     ).toBe(400);

@@ -1,6 +1,8 @@
+import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
 import * as assignments from "./assignments-repo.js";
@@ -20,8 +22,8 @@ function distinctIds(ids: readonly string[]): string[] {
 
 /**
  * One `user_tag_added`/`user_tag_removed` per user whose tagging changed, in the caller's transaction and in the
- * order the ids were given. The users are read in one query and the events written as one batch, so tagging a
- * thousand users costs a handful of statements, not thousands.
+ * order the ids were given. The users are read and the events written a chunk (BULK_CHUNK) at a time, so tagging
+ * a thousand users costs a handful of statements, not thousands, and none holds the event loop for the batch.
  */
 async function emitUserTagEvents(
   tx: Executor,
@@ -33,7 +35,8 @@ async function emitUserTagEvents(
   requestOrder: readonly string[],
 ): Promise<void> {
   if (changedIds.length === 0) return;
-  const byId = new Map((await assignments.usersByIds(tx, tenantId, changedIds)).map((u) => [u.id, u]));
+  const users = await inChunks(changedIds, (chunk) => assignments.usersByIds(tx, tenantId, chunk));
+  const byId = new Map(users.map((u) => [u.id, u]));
   const events: EventInput[] = [];
   for (const id of requestOrder) {
     const user = byId.get(id.toLowerCase());
@@ -45,7 +48,7 @@ async function emitUserTagEvents(
       subject: subjectOf(user),
     });
   }
-  await emitEvents(tx, tenantId, events);
+  await inChunks(events, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined));
 }
 
 export async function listAssignments(
@@ -61,7 +64,7 @@ export async function listAssignments(
     assignments.listAssignments(db, tenantId, tagId, filter, query.sort ?? "-createdAt", window),
     assignments.countAssignments(db, tenantId, tagId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 /**
@@ -83,7 +86,14 @@ export async function attachTag(
     if (!tag.appliesTo.includes(input.resourceType)) {
       throw validationError("resourceType", "field.tag_not_applicable", { resourceType: input.resourceType });
     }
-    const result = await assignments.attach(tx, tenantId, tagId, input.resourceType, ids);
+    // A chunk of ids a statement, the loop turning between them (the ids are distinct, so chunks never overlap).
+    const result = { found: [] as string[], attached: [] as string[] };
+    await inChunks(ids, async (chunk) => {
+      const part = await assignments.attach(tx, tenantId, tagId, input.resourceType, chunk);
+      result.found.push(...part.found);
+      result.attached.push(...part.attached);
+      return undefined;
+    });
     if (input.resourceType === "user") {
       const tagRef = { id: tagId, name: tag.name };
       await emitUserTagEvents(tx, tenantId, actor, "user_tag_added", tagRef, result.attached, ids);
@@ -109,7 +119,9 @@ export async function removeTag(
   return db.transaction(async (tx) => {
     const tag = await repo.lockTag(tx, tenantId, tagId, "share");
     if (tag === undefined) throw notFound();
-    const removed = await assignments.detach(tx, tenantId, tagId, input.resourceType, ids);
+    const removed = await inChunks(ids, (chunk) =>
+      assignments.detach(tx, tenantId, tagId, input.resourceType, chunk),
+    );
     if (input.resourceType === "user") {
       const tagRef = { id: tagId, name: tag.name };
       await emitUserTagEvents(tx, tenantId, actor, "user_tag_removed", tagRef, removed, ids);

@@ -4,6 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { tags, tenantCounters } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ResourceType, TagRecord, TagSort } from "./schemas.js";
 
@@ -71,27 +72,37 @@ export async function listTags(
   sort: TagSort,
   window: PageWindow,
 ): Promise<TagRecord[]> {
-  const rows = await runPageQuery(db, STATEMENT[sort], tenantId, bindings(filter), window, (p, name) =>
-    db
-      .select(columns)
-      .from(tags)
-      .where(where(p.tenantId, p))
-      .orderBy(...ORDER[sort])
-      .limit(p.limit)
-      .offset(p.offset)
-      .prepare(name),
+  const rows = await runPageQuery(
+    db,
+    STATEMENT[sort],
+    tenantId,
+    bindings(filter),
+    window,
+    (p, name) =>
+      db
+        .select(columns)
+        .from(tags)
+        .where(where(p.tenantId, p))
+        .orderBy(...ORDER[sort])
+        .limit(p.limit)
+        .offset(p.offset)
+        .prepare(name),
+    // A search's generic plan would walk the tenant in list order, filtering every row, for a rare term: each
+    // search is planned for its own term (the trigram index's few matches, or the order for a common one).
+    { customPlan: ["pattern"] },
   );
   return rows as TagRecord[];
 }
 
-/** The unfiltered total is the `tags` counter; a filtered one counts the tenant's tags through its key. */
-export async function countTags(db: Executor, tenantId: string, filter: TagFilter): Promise<number> {
-  if (filter.appliesTo === undefined && filter.search === undefined) return readCounter(db, tenantId, "tags");
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(tags)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+/**
+ * The unfiltered total is the `tags` counter, exact; a filtered one counts its matches up to the platform's cap,
+ * walking the tenant's tags newest first (`countCapped`).
+ */
+export async function countTags(db: Executor, tenantId: string, filter: TagFilter): Promise<CappedTotal> {
+  if (filter.appliesTo === undefined && filter.search === undefined) {
+    return exactTotal(await readCounter(db, tenantId, "tags"));
+  }
+  return countCapped(db, tags, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findTag(db: Executor, tenantId: string, id: string): Promise<TagRecord | undefined> {

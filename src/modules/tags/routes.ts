@@ -3,6 +3,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import * as assignments from "./assignments.js";
 import {
   AssignmentPage,
@@ -45,7 +46,9 @@ export function tagRoutes(app: App, ctx: AppContext): void {
         summary: "List tags",
         description:
           "Newest first unless `sort` says otherwise. `appliesTo` keeps the tags that may go on that type; " +
-          "`search` matches the name, ignoring case and accents.",
+          "`search` matches the name, ignoring case and accents. `pagination.total` is exact unfiltered; a " +
+          `filter or search counts its matches exactly up to ${TOTAL_CAP}, beyond which it is a lower bound ` +
+          '(`totalRelation: "gte"`).',
         querystring: ListTagsQuery,
         response: { 200: TagPage },
       },
@@ -133,7 +136,9 @@ export function tagRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List a tag's resources",
         description:
-          "The resources the tag is attached to, most recently attached first; filter by `resourceType`.",
+          "The resources the tag is attached to, most recently attached first; filter by `resourceType`. " +
+          "`pagination.total` is exact unfiltered; with `resourceType` it counts exactly up to " +
+          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         params: IdParams,
         querystring: ListAssignmentsQuery,
         response: { 200: AssignmentPage },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 /** What a tag can be attached to; each names one table of tenant-owned rows (see assignments-repo.ts). */
 export const RESOURCE_TYPES = ["user", "course", "class", "question"] as const;
@@ -96,7 +97,7 @@ export const ListTagsQuery = Type.Object(
 );
 export type ListTagsQueryType = Static<typeof ListTagsQuery>;
 
-export const TagPage = PageOf(Tag);
+export const TagPage = CappedPageOf(Tag);
 
 export const Assignment = Type.Object(
   {
@@ -132,7 +133,7 @@ export const ListAssignmentsQuery = Type.Object(
 );
 export type ListAssignmentsQueryType = Static<typeof ListAssignmentsQuery>;
 
-export const AssignmentPage = PageOf(Assignment);
+export const AssignmentPage = CappedPageOf(Assignment);
 
 const Ids = Type.Array(Uuid, {
   minItems: 1,

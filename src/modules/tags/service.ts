@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { firstTypeInUse } from "./assignments-repo.js";
 import * as repo from "./repo.js";
 import type {
@@ -50,7 +51,7 @@ export async function listTags(db: Executor, tenantId: string, query: ListTagsQu
     repo.listTags(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countTags(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getTag(db: Executor, tenantId: string, id: string): Promise<TagRecord> {

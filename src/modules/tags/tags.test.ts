@@ -185,7 +185,13 @@ describe("tags", () => {
     const all = await list("");
     expect(all.statusCode).toBe(200);
     expect(names(all)).toEqual(["Destaque", "Cálculo", "Bolsistas", "Álgebra"]);
-    expect(all.json().pagination).toEqual({ page: 1, perPage: 20, total: 4, totalPages: 1 });
+    expect(all.json().pagination).toEqual({
+      page: 1,
+      perPage: 20,
+      total: 4,
+      totalPages: 1,
+      totalRelation: "eq",
+    });
 
     expect(names(await list("?sort=name"))).toEqual(["Álgebra", "Bolsistas", "Cálculo", "Destaque"]);
     expect(names(await list("?sort=-name"))).toEqual(["Destaque", "Cálculo", "Bolsistas", "Álgebra"]);
@@ -204,7 +210,13 @@ describe("tags", () => {
 
     const paged = await list("?perPage=3&page=2&sort=name");
     expect(names(paged)).toEqual(["Destaque"]);
-    expect(paged.json().pagination).toEqual({ page: 2, perPage: 3, total: 4, totalPages: 2 });
+    expect(paged.json().pagination).toEqual({
+      page: 2,
+      perPage: 3,
+      total: 4,
+      totalPages: 2,
+      totalRelation: "eq",
+    });
 
     for (const bad of ["?sort=usageCount", "?appliesTo=media", "?search=", "?color=red"]) {
       const res = await list(bad);

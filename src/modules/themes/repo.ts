@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { themes } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ThemeRecord, ThemeSort } from "./schemas.js";
@@ -45,13 +46,9 @@ export async function listThemes(
   return rows as ThemeRecord[];
 }
 
-export async function countThemes(
-  db: Executor,
-  tenantId: string,
-  status: string | undefined,
-): Promise<number> {
-  const rows = await db.select({ n: count() }).from(themes).where(where(tenantId, status));
-  return rows[0]?.n ?? 0;
+/** The trigger-kept counters `themes` and `themes:status:<s>` (migration 0041): no row is counted. */
+export function countThemes(db: Executor, tenantId: string, status: string | undefined): Promise<number> {
+  return readCounter(db, tenantId, status === undefined ? "themes" : `themes:status:${status}`);
 }
 
 export async function findTheme(db: Executor, tenantId: string, id: string, lock = false) {

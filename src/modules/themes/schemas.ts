@@ -55,8 +55,11 @@ const MediaId = Type.Union([Uuid, Type.Null()], {
 });
 const Css = Type.Union([Type.String({ maxLength: MAX_CSS_LENGTH }), Type.Null()], {
   description:
-    "Sanitised on write: `@import`, `@charset` and `@namespace` rules, `expression()`, `javascript:`, " +
-    "`behavior`/`-moz-binding`, and `url()`s other than https are removed; CSS that does not parse is 400.",
+    "Sanitised on write, on CSS tokens with escapes resolved: statements holding `@import`, `@charset` or " +
+    "`@namespace`, `expression()`, `javascript:`, `behavior`/`-moz-binding`, or a URL other than https (in " +
+    "`url()`, `src()`, or a string of `image-set()`, `image()`, `cross-fade()`) are removed, the rest is kept as " +
+    "written. CSS that does not parse (an unclosed block, string or comment; nesting deeper than 32; an escaped " +
+    "`url(` without quotes) is 400.",
 });
 
 const SAMPLE = {

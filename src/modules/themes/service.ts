@@ -22,7 +22,7 @@ const conflict = (messageKey: string) => new AppError("conflict", { messageKey }
 function cleanCss(css: string | null | undefined): string | null | undefined {
   if (css === undefined || css === null) return css;
   const clean = sanitiseCss(css);
-  if (clean === undefined) throw validationError("customCss", "field.invalid");
+  if (clean === undefined) throw validationError("customCss", "field.css_unreadable");
   return clean.trim() === "" ? null : clean;
 }
 

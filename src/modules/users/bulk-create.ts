@@ -1,4 +1,5 @@
 import type { PlanConfig } from "../../config/plans.js";
+import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
@@ -115,7 +116,7 @@ export async function bulkCreateUsers(
         continue;
       }
       if (seats !== undefined && c.role === "student" && seats.left === 0) {
-        outcomes[c.index] = failed(c.index, studentLimitReached(seats.limit));
+        outcomes[c.index] = failed(c.index, studentLimitReached(seats));
         continue;
       }
       const full = classes.takeSeats(groups, c.groupIds);
@@ -162,8 +163,8 @@ export async function bulkCreateUsers(
         subject,
       };
     });
-    // At most 1,000 items: one batch.
-    await emitEvents(tx, tenantId, createdEvents);
+    // A chunk of events a statement, the loop given a turn between them.
+    await inChunks(createdEvents, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined));
     await classes.addMemberships(tx, tenantId, actor, memberships);
 
     const records = new Map(

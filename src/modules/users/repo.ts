@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
@@ -12,6 +13,7 @@ import {
   users,
 } from "../../db/schema/index.js";
 import type { Role } from "../../platform/auth/types.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import { bindings, type UserFilter, where } from "./filters.js";
 import type { UserRecord, UserSort } from "./schemas.js";
@@ -49,6 +51,20 @@ const ORDER: Record<UserSort, SQL[]> = {
   "-name": [sql`aula_fold(${users.name}) DESC`, desc(users.id)],
 };
 
+/**
+ * Filters whose number of matches depends on the value (a search term, a custom field's value): their shapes are
+ * planned for each request's values, never with a generic plan that cannot tell a rare term from a common one.
+ */
+const SELECTIVE = [
+  "pattern",
+  "profileEq0",
+  "profileHas0",
+  "profileEq1",
+  "profileHas1",
+  "profileEq2",
+  "profileHas2",
+];
+
 const sortTag = (sort: UserSort) => (sort.startsWith("-") ? `${sort.slice(1)}_desc` : `${sort}_asc`);
 
 export async function listUsers(
@@ -73,30 +89,48 @@ export async function listUsers(
         .limit(p.limit)
         .offset(p.offset)
         .prepare(name),
+    { customPlan: SELECTIVE },
   );
   return rows as UserRecord[];
 }
 
 /**
  * Exact totals from the trigger-kept counters where one matches the filters (none, a role, or a class alone);
- * any other combination counts its own matches.
+ * any other combination counts its own matches up to the platform's cap (`countCapped`).
  */
-export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<number> {
+export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<CappedTotal> {
   const present = Object.entries(filter)
     .filter(([k, v]) => v !== undefined && !(k === "profile" && (v as unknown[]).length === 0))
     .map(([k]) => k);
-  if (present.length === 0) return readCounter(db, tenantId, "users");
+  if (present.length === 0) return exactTotal(await readCounter(db, tenantId, "users"));
   if (present.length === 1 && filter.role !== undefined) {
-    return readCounter(db, tenantId, `users:role:${filter.role}`);
+    return exactTotal(await readCounter(db, tenantId, `users:role:${filter.role}`));
   }
   if (present.length === 1 && filter.classGroupId !== undefined) {
-    return readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`);
+    return exactTotal(
+      await readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`),
+    );
   }
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(users)
-    .where(where(tenantId, bindings(filter)));
-  return rows[0]?.n ?? 0;
+  const [only] = filter.profile ?? [];
+  if (present.length === 1 && filter.profile?.length === 1 && only?.eq !== undefined) {
+    return countProfileHolders(db, tenantId, only.fieldId, only.eq);
+  }
+  return countCapped(db, users, where(tenantId, bindings(filter)), ORDER.createdAt);
+}
+
+/**
+ * The users holding one value of one field, counted on the values alone: a value row exists only for a user of the
+ * tenant (a foreign key, one row per user and field). Walking users and probing each one's value costs the planner
+ * more than hashing both tables whole, which it then prefers for a common value; user_profile_values_match_idx
+ * holds the matches in user order, so the cap stops an index-only walk instead.
+ */
+function countProfileHolders(db: Executor, tenantId: string, fieldId: string, matchKey: string) {
+  const where = and(
+    eq(userProfileValues.tenantId, tenantId),
+    eq(userProfileValues.fieldId, fieldId),
+    eq(userProfileValues.matchKey, matchKey),
+  ) as SQL;
+  return countCapped(db, userProfileValues, where, [asc(userProfileValues.userId)]);
 }
 
 export async function findUser(db: Executor, tenantId: string, id: string): Promise<UserRecord | undefined> {
@@ -232,10 +266,12 @@ export async function findUsers(
   ids: readonly string[],
 ): Promise<UserRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select(columns)
-    .from(users)
-    .where(and(eq(users.tenantId, tenantId), inArray(users.id, [...ids])));
+  const rows = await inChunks(ids, (chunk) =>
+    db
+      .select(columns)
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), inArray(users.id, chunk))),
+  );
   return rows as UserRecord[];
 }
 
@@ -246,15 +282,17 @@ export async function takenEmails(
   emails: readonly string[],
 ): Promise<Set<string>> {
   if (emails.length === 0) return new Set();
-  const rows = await db
-    .select({ email: sql<string>`lower(${users.email})` })
-    .from(users)
-    .where(and(eq(users.tenantId, tenantId), inArray(sql`lower(${users.email})`, [...emails])));
+  const rows = await inChunks(emails, (chunk) =>
+    db
+      .select({ email: sql<string>`lower(${users.email})` })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), inArray(sql`lower(${users.email})`, chunk))),
+  );
   return new Set(rows.map((r) => r.email));
 }
 
 /**
- * Inserts a batch of users in one statement. A row whose e-mail was taken meanwhile (a concurrent request) is
+ * Inserts a batch of users, a chunk a statement (see BULK_CHUNK). A row whose e-mail was taken meanwhile (a concurrent request) is
  * skipped rather than failing the batch; the answer names the rows that were written.
  */
 export async function insertUsers(
@@ -262,10 +300,11 @@ export async function insertUsers(
   tenantId: string,
   rows: readonly NewUser[],
 ): Promise<{ id: string; email: string }[]> {
-  if (rows.length === 0) return [];
-  return db
-    .insert(users)
-    .values(rows.map((r) => ({ tenantId, ...r })))
-    .onConflictDoNothing()
-    .returning({ id: users.id, email: users.email });
+  return inChunks(rows, (chunk) =>
+    db
+      .insert(users)
+      .values(chunk.map((r) => ({ tenantId, ...r })))
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email }),
+  );
 }

@@ -9,6 +9,7 @@ import { mailDepsOf } from "../email/service.js";
 import {
   BulkCreateUsersBody,
   BulkCreateUsersResponse,
+  CreatedUser,
   CreateUserBody,
   ListUsersQuery,
   MAX_BULK_USERS,
@@ -16,6 +17,13 @@ import {
   User,
   UserPage,
 } from "./schemas.js";
+
+/** How a user created here first signs in (the answer's `signIn`, see its schema). */
+const signInOf = (invited: boolean) =>
+  invited
+    ? ({ method: "invitation", via: "POST /api/invites/accept" } as const)
+    : ({ method: "password_reset", via: "POST /api/auth/password-reset" } as const);
+
 import * as service from "./service.js";
 
 const tags = ["users"];
@@ -66,9 +74,12 @@ export function userRoutes(app: App, ctx: AppContext): void {
         description:
           "A `student` counts against the plan's student limit: 422 `student_limit_reached` when it is reached, " +
           "503 `student_limit_unverifiable` when it cannot be checked; nothing is created in either case. " +
-          "Creating an `institution_admin` needs an administrator's session.",
+          "Creating an `institution_admin` needs an administrator's session. The answer's `signIn` says how " +
+          "the user will first sign in: through the invitation mailed now (`sendInvite: true`), or, without " +
+          "it, by asking for a password reset with their e-mail (`POST /api/auth/password-reset`), since the " +
+          "account has no password yet.",
         body: CreateUserBody,
-        response: { 201: User },
+        response: { 201: CreatedUser },
       },
     },
     async (request, reply) => {
@@ -81,7 +92,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
         { mail: mailDepsOf(ctx.config, publicOrigin(request)) },
       );
       reply.code(201);
-      return user;
+      return { ...user, signIn: signInOf(request.body.sendInvite === true) };
     },
   );
 

@@ -2,7 +2,8 @@ import { type Static, Type } from "typebox";
 import { ROLES } from "../../platform/auth/types.js";
 import { BulkStatusSchema, BulkSummary, ItemError } from "../../platform/http/bulk.js";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { KEY_PATTERN, ProfileFieldsInput, ProfileFieldsOutput } from "../profile-fields/schemas.js";
 
 export const USER_STATUSES = ["active", "invited", "suspended"] as const;
@@ -44,6 +45,38 @@ export const User = Type.Object(
 );
 export type UserRecord = Static<typeof User>;
 
+/**
+ * How a user created by `POST /users` first signs in: `invitation` (with `sendInvite`: the mailed link sets the
+ * password and activates the account) or `password_reset` (the account is active without a password: the user
+ * asks `POST /api/auth/password-reset` with this e-mail, and the mailed link sets one).
+ */
+export const SignIn = Type.Object(
+  {
+    method: StringEnum(["invitation", "password_reset"] as const),
+    via: Type.String({
+      description:
+        "The public route that starts it: the mailed link's page posts to it, or the user asks it.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "How this user first signs in. `invitation`: the invitation mailed now (`sendInvite: true`) links to a " +
+      "page that sets the password (`POST /api/invites/accept`). `password_reset`: the account is active " +
+      "without a password; the user asks `POST /api/auth/password-reset` with this e-mail and the mailed " +
+      "link sets one. Only in this answer.",
+  },
+);
+
+/** The answer of `POST /users`: the user, and how they will sign in. */
+export const CreatedUser = Type.Object(
+  { ...User.properties, signIn: SignIn },
+  {
+    additionalProperties: false,
+    examples: [{ ...SAMPLE, signIn: { method: "password_reset", via: "POST /api/auth/password-reset" } }],
+  },
+);
+
 export const CreateUserBody = Type.Object(
   {
     name: Name,
@@ -51,7 +84,11 @@ export const CreateUserBody = Type.Object(
     role: StringEnum(ROLES),
     classGroupIds: Type.Optional(ClassGroupIds),
     sendInvite: Type.Optional(
-      Type.Boolean({ description: "Create the user as `invited`, to be activated through an invitation." }),
+      Type.Boolean({
+        description:
+          "Create the user as `invited` and mail an invitation whose link sets the password. Without it the " +
+          "user is `active` without a password and signs in after a password reset (see `signIn`).",
+      }),
     ),
     profileFields: Type.Optional(ProfileFieldsInput),
   },
@@ -116,7 +153,7 @@ export const ListUsersQuery = Type.Object(
 export type ListUsersQueryType = Static<typeof ListUsersQuery> &
   Record<`profile.${string}`, string | undefined>;
 
-export const UserPage = PageOf(User);
+export const UserPage = CappedPageOf(User);
 
 /** One user of a bulk creation: the fields of `POST /users` without `sendInvite`. */
 const BulkUserItem = Type.Object(

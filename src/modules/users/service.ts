@@ -3,7 +3,8 @@ import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import * as classes from "../classes/service.js";
 import type { MailDeps } from "../email/service.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
@@ -74,7 +75,7 @@ export async function listUsers(db: Executor, tenantId: string, query: ListUsers
     repo.listUsers(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countUsers(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function getUser(db: Executor, tenantId: string, id: string): Promise<UserRecord> {

@@ -6,6 +6,8 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { countEnrolledNonStudents, lockTenantPlan, uncountedStudents } from "./repo.js";
 
 export interface StudentSeats {
+  /** The institution's plan, whose limit this is. */
+  plan: string;
   limit: number;
   /** Seats still free under the plan; never negative (a plan lowered below its count has none). */
   left: number;
@@ -25,14 +27,15 @@ export async function studentSeats(tx: Executor, plans: PlanConfig, tenantId: st
     const current =
       (await readCounter(tx, tenantId, "users:role:student")) +
       (await countEnrolledNonStudents(tx, tenantId));
-    return { limit, left: Math.max(0, limit - current) };
+    return { plan, limit, left: Math.max(0, limit - current) };
   } catch (err) {
     throw new AppError("student_limit_unverifiable", { cause: err });
   }
 }
 
-export const studentLimitReached = (limit: number) =>
-  new AppError("student_limit_reached", { params: { limit } });
+/** 422, naming the plan, its limit and how to raise it. */
+export const studentLimitReached = (seats: { plan: string; limit: number }) =>
+  new AppError("student_limit_reached", { params: { plan: seats.plan, limit: seats.limit } });
 
 /** Makes room for `seats` more students inside the caller's transaction, or refuses (422, or 503 as above). */
 export async function reserveStudentSeats(
@@ -41,8 +44,8 @@ export async function reserveStudentSeats(
   tenantId: string,
   seats = 1,
 ): Promise<void> {
-  const { limit, left } = await studentSeats(tx, plans, tenantId);
-  if (seats > left) throw studentLimitReached(limit);
+  const available = await studentSeats(tx, plans, tenantId);
+  if (seats > available.left) throw studentLimitReached(available);
 }
 
 /**
@@ -57,11 +60,11 @@ export async function admitStudents(
   plans: PlanConfig,
   tenantId: string,
   nonStudentIds: readonly string[],
-): Promise<{ limit: number; refused: Set<string> }> {
+): Promise<{ plan: string; limit: number; refused: Set<string> }> {
   const refused = new Set<string>();
   const ids = [...new Set(nonStudentIds)];
-  if (ids.length === 0) return { limit: 0, refused };
-  const { limit, left } = await studentSeats(tx, plans, tenantId);
+  if (ids.length === 0) return { plan: "", limit: 0, refused };
+  const { plan, limit, left } = await studentSeats(tx, plans, tenantId);
   // Read after the tenant lock: an enrollment committed by a transaction this one waited for counts already.
   const uncounted = new Set(await uncountedStudents(tx, tenantId, ids));
   let free = left;
@@ -70,11 +73,11 @@ export async function admitStudents(
     if (free > 0) free--;
     else refused.add(id);
   }
-  return { limit, refused };
+  return { plan, limit, refused };
 }
 
 /** `admitStudents` for one user: 422 when there is no seat for them. */
 export async function admitStudent(tx: Executor, plans: PlanConfig, tenantId: string, userId: string) {
-  const { limit, refused } = await admitStudents(tx, plans, tenantId, [userId]);
-  if (refused.size > 0) throw studentLimitReached(limit);
+  const admitted = await admitStudents(tx, plans, tenantId, [userId]);
+  if (admitted.refused.size > 0) throw studentLimitReached(admitted);
 }

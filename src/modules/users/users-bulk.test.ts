@@ -158,7 +158,9 @@ describe("bulk user creation", () => {
     expect(results.map((r) => r.status)).toEqual(["created", "created", "created", "failed", "created"]);
     expect(results[3]?.error).toEqual({
       error: "student_limit_reached",
-      message: "The plan's limit of 3 students has been reached.",
+      message:
+        "The free plan admits 3 students and has no seat left. An administrator can move the institution " +
+        "to a larger plan (POST /api/institution/billing/checkout).",
     });
     expect(await count(t.id, "student")).toBe(3);
   });

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { liveClasses, videoProviders } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ProviderSettings } from "./providers/types.js";
 import type { VideoProviderRecord, VideoProviderSort } from "./schemas.js";
@@ -43,7 +45,6 @@ const ORDER: Record<VideoProviderSort, SQL[]> = {
   "-name": [desc(sql`lower(${videoProviders.name})`), desc(videoProviders.id)],
 };
 
-/** An institution has a handful of connections: a plain filtered page and count are cheap. */
 export async function listProviders(
   db: Executor,
   tenantId: string,
@@ -61,16 +62,23 @@ export async function listProviders(
   return rows as VideoProviderRecord[];
 }
 
+/**
+ * Unfiltered or filtered by one of purpose, provider and status, the total is a trigger-kept counter
+ * (`video_providers`, `video_providers:<filter>:<value>`, migration 0041), exact. Two or more filters together
+ * count their matches up to the platform's cap, walking the list's default order (`countCapped`).
+ */
 export async function countProviders(
   db: Executor,
   tenantId: string,
   filter: ProviderFilter,
-): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(videoProviders)
-    .where(where(tenantId, filter));
-  return rows[0]?.n ?? 0;
+): Promise<CappedTotal> {
+  const present = (Object.keys(filter) as (keyof ProviderFilter)[]).filter((k) => filter[k] !== undefined);
+  if (present.length === 0) return exactTotal(await readCounter(db, tenantId, "video_providers"));
+  const [only] = present;
+  if (present.length === 1 && only !== undefined) {
+    return exactTotal(await readCounter(db, tenantId, `video_providers:${only}:${filter[only]}`));
+  }
+  return countCapped(db, videoProviders, where(tenantId, filter), ORDER["-createdAt"]);
 }
 
 export async function findProvider(

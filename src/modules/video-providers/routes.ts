@@ -37,6 +37,14 @@ const CREDENTIALS_TEXT =
   "administrator's session only (an API key sending them is 403 `session_required`), stored encrypted, and " +
   "never returned: `credentialsFingerprint` tells two sets apart.";
 
+/** The rule of providers/setting-roles.ts and credential-binding.ts, for integrators. */
+const BINDING_TEXT =
+  "A credential is bound to the endpoint it was entered for: on a connection that holds credentials, changing a " +
+  "setting that decides where they are sent (`settings.baseUrl` of `bigbluebutton`; Jitsi has no credentials, " +
+  "and Zoom's hosts are the platform's configuration, its account id a credential) needs an administrator's " +
+  "session, like the credentials themselves: an API key doing it is 403 `session_required` and nothing changes. " +
+  "Sending `settings` with the same endpoint (to change another setting) is open to keys.";
+
 /**
  * The outbound client (SSRF-checked, no redirects) these routes and live classes call providers through.
  * One per app, closed with it.
@@ -109,7 +117,8 @@ export function videoProviderRoutes(app: App, ctx: AppContext, deps: () => servi
         summary: "Update a video provider connection",
         description:
           `${CREDENTIALS_TEXT} \`credentials\` and \`settings\` each replace the whole object. ` +
-          "`status: disconnected` keeps the connection but stops new live classes from choosing it.",
+          "`status: disconnected` keeps the connection but stops new live classes from choosing it. " +
+          BINDING_TEXT,
         params: IdParams,
         body: UpdateVideoProviderBody,
         response: { 200: VideoProvider },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 import { PROVIDERS } from "./providers/types.js";
 
 export const PURPOSES = ["live", "on_demand"] as const;
@@ -27,7 +28,8 @@ export const SettingsBody = Type.Object(
         maxLength: 2048,
         description:
           "Jitsi: the server (default `https://meet.jit.si`). BigBlueButton: the API root, e.g. " +
-          "`https://bbb.example.edu/bigbluebutton` (required). A public http(s) URL.",
+          "`https://bbb.example.edu/bigbluebutton` (required). A public http(s) URL. Where the credentials " +
+          "are sent: on a connection that holds them, only an administrator's session may change it.",
       }),
     ),
     checksumAlgorithm: Type.Optional(
@@ -138,7 +140,7 @@ export const ListVideoProvidersQuery = Type.Object(
 );
 export type ListVideoProvidersQueryType = Static<typeof ListVideoProvidersQuery>;
 
-export const VideoProviderPage = PageOf(VideoProvider);
+export const VideoProviderPage = CappedPageOf(VideoProvider);
 
 export const TestResult = Type.Object(
   {

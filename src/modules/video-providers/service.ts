@@ -7,8 +7,10 @@ import type { AppContext } from "../../platform/context.js";
 import { openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import type { OutboundClient } from "../../platform/outbound/client.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { automationDeps, keyringOf, refuseTargetUrl } from "../automations/service.js";
+import { requireRightToMoveCredentials, requireRightToWriteCredentials } from "./credential-binding.js";
 import {
   type CheckResult,
   type Connection,
@@ -19,6 +21,7 @@ import {
   type ProviderSettings,
 } from "./providers/index.js";
 import { JITSI_DEFAULT_BASE } from "./providers/jitsi.js";
+import { SETTING_ROLES, settingsWithRole } from "./providers/setting-roles.js";
 import * as repo from "./repo.js";
 import type {
   CreateVideoProviderInput,
@@ -60,11 +63,6 @@ function invalid(details: DetailKey[]): AppError {
   return new AppError("validation_failed", { details });
 }
 
-/** Credentials are written by an administrator's session only (SECURITY.md API5), never by an API key. */
-function requireSessionFor(principal: Principal, credentials: unknown): void {
-  if (credentials !== undefined && principal.kind !== "session") throw new AppError("session_required");
-}
-
 /** What the schema cannot say: per-provider credential fields and settings, and URLs the platform will call. */
 async function validate(
   deps: VideoDeps,
@@ -85,16 +83,13 @@ async function validate(
   } else {
     for (const field of required) details.push({ field: `credentials.${field}`, key: "field.required" });
   }
-  if (provider !== "bigbluebutton" && settings.checksumAlgorithm !== undefined) {
-    details.push({ field: "settings.checksumAlgorithm", key: "field.unknown" });
-  }
-  if (provider === "zoom" && settings.baseUrl !== undefined) {
-    details.push({ field: "settings.baseUrl", key: "field.unknown" });
+  for (const name of settingsWithRole(provider, "unused")) {
+    if (settings[name] !== undefined) details.push({ field: `settings.${name}`, key: "field.unknown" });
   }
   if (provider === "bigbluebutton" && settings.baseUrl === undefined) {
     details.push({ field: "settings.baseUrl", key: "field.required" });
   }
-  if (settings.baseUrl !== undefined && (provider === "bigbluebutton" || provider === "jitsi")) {
+  if (settings.baseUrl !== undefined && SETTING_ROLES[provider].baseUrl !== "unused") {
     // The platform calls this URL (create, test): public http(s) only, like a webhook target.
     const refused = await refuseTargetUrl(automationDeps(deps.ctx), settings.baseUrl, "settings.baseUrl");
     if (refused !== undefined) details.push(refused);
@@ -135,7 +130,7 @@ export async function createProvider(
   principal: Principal,
   input: CreateVideoProviderInput,
 ): Promise<VideoProviderRecord> {
-  requireSessionFor(principal, input.credentials);
+  requireRightToWriteCredentials(principal, input.credentials);
   const settings = input.settings ?? {};
   await validate(deps, input.provider, input.credentials, settings);
   const id = randomUUID();
@@ -170,7 +165,7 @@ export async function listProviders(db: Executor, tenantId: string, query: ListV
     repo.listProviders(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countProviders(db, tenantId, filter),
   ]);
-  return pageEnvelope(rows, total, window);
+  return cappedPageEnvelope(rows, total, window);
 }
 
 /**
@@ -185,10 +180,12 @@ export async function updateProvider(
   id: string,
   input: UpdateVideoProviderInput,
 ): Promise<VideoProviderRecord> {
-  requireSessionFor(principal, input.credentials);
+  requireRightToWriteCredentials(principal, input.credentials);
   const current = await repo.findSealed(deps.db, tenantId, id);
   if (current === undefined) throw notFound();
   const provider = current.provider as ProviderName;
+  // Before the URL check's DNS lookup, and again under the lock against a change made in between.
+  requireRightToMoveCredentials(principal, provider, current, input.settings);
   const settings = input.settings ?? current.settings;
   if (input.credentials !== undefined || input.settings !== undefined) {
     const credentials = input.credentials ?? openCredentials(deps, current);
@@ -197,6 +194,7 @@ export async function updateProvider(
   await deps.db.transaction(async (tx) => {
     const locked = await repo.findSealed(tx, tenantId, id, true);
     if (locked === undefined) throw notFound();
+    requireRightToMoveCredentials(principal, provider, locked, input.settings);
     if (input.isDefault === true) await repo.clearDefault(tx, tenantId, locked.purpose, id);
     const changes: Partial<repo.NewProvider> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
@@ -266,7 +264,7 @@ export async function resolveLiveConnection(
   if (chosen === undefined || chosen === null) return { id: null, connection: BUILT_IN_JITSI };
   const row = await repo.findSealed(deps.db, tenantId, chosen);
   if (row === undefined || row.purpose !== "live" || row.status === "disconnected") {
-    throw invalid([{ field, key: "field.invalid" }]);
+    throw invalid([{ field, key: "field.video_provider_unusable" }]);
   }
   return { id: chosen, connection: toConnection(deps, row) };
 }

@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error.js";
 import { consumeKeyBudget } from "../rate-limit/key-limits.js";
 import { rateLimited, secondsUntil } from "../rate-limit/limiter.js";
 import { holdsScope } from "../scopes/scopes.js";
+import { tenantNotFound } from "../tenancy/resolver.js";
 import { API_KEY_PATTERN } from "./secrets.js";
 import { ACCESS_COOKIE, verifyAccessToken } from "./session-tokens.js";
 import { loadSessionUser } from "./session-user.js";
@@ -37,13 +38,19 @@ export function registerAuthPipeline(app: FastifyInstance, ctx: AppContext): voi
       return;
     }
     const tenant = await ctx.tenants.resolve(request.headers.host);
-    if (tenant === null) throw new AppError("tenant_not_found");
+    if (tenant === null) throw tenantNotFound(request.headers.host, ctx.config.baseDomain);
     request.tenant = tenant;
     // Cookies ride along on cross-site requests; a JSON content type cannot be sent by a plain HTML form, so
     // refusing every other one closes form-based CSRF for requests with a body. A body-less one needs no content
     // type: cookie-authenticated writes are also refused when the browser says they come from another site.
+    // A route may name other JSON types in its schema's `consumes` (a merge patch's); none a form can send.
     const contentType = request.headers["content-type"];
-    if (UNSAFE_METHODS.has(request.method) && contentType !== undefined && !isJson(contentType)) {
+    if (
+      UNSAFE_METHODS.has(request.method) &&
+      contentType !== undefined &&
+      !isJson(contentType) &&
+      !routeConsumes(request, contentType)
+    ) {
       throw new AppError("unsupported_media_type");
     }
     if (UNSAFE_METHODS.has(request.method) && cookieAuthenticated(request, access)) refuseCrossSite(request);
@@ -170,9 +177,17 @@ function holdsCronSecret(secret: string | undefined, authorization: string | und
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
+const mediaType = (contentType: string) => contentType.split(";")[0]?.trim().toLowerCase();
+
 export function isJson(contentType: string): boolean {
-  const mime = contentType.split(";")[0]?.trim().toLowerCase();
-  return mime === "application/json";
+  return mediaType(contentType) === "application/json";
+}
+
+/** Whether the route's schema lists this media type in `consumes` (only JSON types are ever listed there). */
+function routeConsumes(request: FastifyRequest, contentType: string): boolean {
+  const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)?.consumes;
+  const mime = mediaType(contentType);
+  return consumes?.some((type) => type === mime) === true;
 }
 
 async function authenticateKey(

@@ -22,9 +22,14 @@ afterAll(() => h.close());
 const PREFLIGHT = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers": "Content-Type, Authorization, Accept-Language, Idempotency-Key",
+  "access-control-allow-headers":
+    "Content-Type, Authorization, Accept-Language, Idempotency-Key, If-None-Match",
   "access-control-max-age": "86400",
 };
+
+const EXPOSED =
+  "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed, " +
+  "Content-Language, ETag";
 
 describe("CORS", () => {
   it.each([
@@ -77,9 +82,39 @@ describe("CORS", () => {
     for (const res of [ok, denied, missing]) {
       expect(res.headers["access-control-allow-origin"]).toBe("*");
       expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
+      expect(res.headers["access-control-expose-headers"]).toBe(EXPOSED);
     }
     expect(ok.statusCode).toBe(200);
     expect(denied.statusCode).toBe(401);
     expect(missing.statusCode).toBe(404);
+  });
+
+  it("exposes every header it names that a browser client reads, on the answers that carry them", async () => {
+    const ok = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: t.host, origin: "https://app.example", ...bearer(key) },
+    });
+    const exposed = new Set(EXPOSED.toLowerCase().split(", "));
+    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-request-id"]) {
+      expect(ok.headers[name], name).toBeDefined();
+      expect(exposed.has(name), name).toBe(true);
+    }
+  });
+
+  it("leaves paths outside the institution API alone: no CORS headers, and OPTIONS there is 404", async () => {
+    const health = await h.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { origin: "https://x.example" },
+    });
+    expect(health.headers["access-control-allow-origin"]).toBeUndefined();
+    const preflight = await h.inject({
+      method: "OPTIONS",
+      url: "/api/automations/webhook/abc",
+      headers: { origin: "https://x.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.statusCode).toBe(404);
+    expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
   });
 });

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   video_provider_error: 502,
   billing_not_configured: 503,
   student_limit_unverifiable: 503,
+  /** A file's bytes are in a store (S3) this process is not configured for. */
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

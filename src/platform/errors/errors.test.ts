@@ -44,9 +44,10 @@ describe("Fastify's own failures use the contract's envelope", () => {
     const res = await courses('{"title": ');
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe("invalid_json");
+    // An empty body is no body, not malformed JSON (src/platform/http/empty-body.test.ts).
     const empty = await courses("");
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error).toBe("invalid_json");
+    expect(empty.json().error).toBe("validation_failed");
   });
 
   it("answers an oversized body with 413 payload_too_large", async () => {

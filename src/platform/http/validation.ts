@@ -46,6 +46,7 @@ function makeAjv(options: Options): Ajv {
  * as text, so they are coerced to the declared types.
  */
 const bodyAjv = makeAjv({ coerceTypes: false });
+const firstErrorAjv = makeAjv({ coerceTypes: false, allErrors: false });
 const textAjv = makeAjv({ coerceTypes: true });
 
 /**
@@ -117,9 +118,55 @@ function withDecimalText(validate: Validate, numeric: [string, NumericKind][]): 
   return checked;
 }
 
+/**
+ * Bodies with more than this many values (objects, arrays and scalars) are checked up to their first error.
+ * With `allErrors`, Ajv reports every error of a body, and a 1 MiB body holds 200,000 values that can each be
+ * one: seconds of the event loop to find them, and more to turn them into details. A legitimate body at any
+ * route's limit (1,000 bulk items of a few fields) stays below it and still gets every detail.
+ */
+export const ALL_ERRORS_MAX_VALUES = 20_000;
+
+/** At most this many details in one validation error: enough to fix a request, bounded to answer. */
+export const MAX_DETAILS = 100;
+
+/** Whether `data` holds more than `limit` values; stops counting there, so it costs at most `limit` steps. */
+export function holdsMoreThan(data: unknown, limit: number): boolean {
+  const stack: unknown[] = [data];
+  let count = 1;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== "object") continue;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    count += children.length;
+    if (count > limit) return true;
+    for (const child of children) if (child !== null && typeof child === "object") stack.push(child);
+  }
+  return false;
+}
+
+/**
+ * The body's validator: every error for ordinary bodies, the first one for bodies past ALL_ERRORS_MAX_VALUES
+ * (compiled on first need, since most routes never see one).
+ */
+function bodyValidator(schema: object): Validate {
+  const every = bodyAjv.compile(schema) as Validate;
+  let first: Validate | undefined;
+  const validate: Validate = (data) => {
+    let chosen = every;
+    if (holdsMoreThan(data, ALL_ERRORS_MAX_VALUES)) {
+      first ??= firstErrorAjv.compile(schema) as Validate;
+      chosen = first;
+    }
+    const valid = chosen(data);
+    validate.errors = chosen.errors;
+    return valid;
+  };
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === "body") {
-    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    return bodyValidator(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
   }
   const validate = textAjv.compile(schema as object) as Validate;
   const numeric = numericProperties(schema);
@@ -181,11 +228,20 @@ function detailOf(e: ErrorObject): DetailKey {
   }
 }
 
-/** One detail per field (the first reason found), in the order Ajv reported them. */
+/**
+ * Fastify's default formatter joins every error's text into a message nobody reads (the envelope is built from
+ * the errors themselves by `detailsFromAjv`); this one costs nothing whatever their number.
+ */
+export function schemaErrorFormatter(_errors: readonly unknown[], dataVar: string): Error {
+  return new Error(`${dataVar} is invalid`);
+}
+
+/** One detail per field (the first reason found), in the order Ajv reported them; at most MAX_DETAILS. */
 export function detailsFromAjv(errors: readonly ErrorObject[], httpPart?: string): DetailKey[] {
   const seen = new Set<string>();
   const out: DetailKey[] = [];
   for (const e of errors) {
+    if (out.length >= MAX_DETAILS) break;
     const d = detailOf(e);
     if (d.field === "" && httpPart === "body") d.field = "body";
     if (seen.has(d.field)) continue;

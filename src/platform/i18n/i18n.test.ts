@@ -49,8 +49,9 @@ describe("catalogues", () => {
   });
 
   it("fills placeholders and leaves unknown ones visible", () => {
-    expect(translate("en-US", "student_limit_reached", { limit: 3 })).toBe(
-      "The plan's limit of 3 students has been reached.",
+    expect(translate("en-US", "student_limit_reached", { plan: "free", limit: 3 })).toBe(
+      "The free plan admits 3 students and has no seat left. An administrator can move the institution " +
+        "to a larger plan (POST /api/institution/billing/checkout).",
     );
     expect(translate("pt-BR", "insufficient_scope", {})).toContain("{scope}");
   });

@@ -7,6 +7,26 @@ const PATHS = [PREFIX, `${PREFIX}/`, `${PREFIX}/js/scalar.js`] as const;
 /** What the reference's answers carry that matters to a browser (the rest is set per response by Node). */
 const FORWARDED = ["content-type", "location"] as const;
 
+export const REFERENCE_TITLE = "Aula API reference";
+
+/**
+ * The reference is the project's own and works offline: the page's title is ours, it loads no fonts from the
+ * vendor's servers (the browser's own fonts), and it shows none of the vendor's cloud features (the "Ask AI"
+ * agent, "Generate MCP", the developer toolbar with "Deploy") and sends no telemetry.
+ */
+export function referenceConfiguration(specUrl: string) {
+  return {
+    url: specUrl,
+    pageTitle: REFERENCE_TITLE,
+    title: REFERENCE_TITLE,
+    withDefaultFonts: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: "never" as const,
+    telemetry: false,
+  };
+}
+
 /**
  * The API reference UI at `/docs`, loaded at its first request. `@scalar/fastify-api-reference` costs about
  * 33 MB of the server's memory once imported (its 4 MB browser bundle is a string in the module, plus its
@@ -19,10 +39,7 @@ export function registerDocs(app: App, specUrl: string): void {
   const load = async (): Promise<FastifyInstance> => {
     const { default: scalar } = await import("@scalar/fastify-api-reference");
     const docs = Fastify({ logger: false });
-    await docs.register(scalar, {
-      routePrefix: PREFIX,
-      configuration: { url: specUrl, title: "Aula API reference" },
-    });
+    await docs.register(scalar, { routePrefix: PREFIX, configuration: referenceConfiguration(specUrl) });
     await docs.ready();
     return docs;
   };

@@ -49,6 +49,7 @@ interface ClientOperation {
     name?: string;
     in?: string;
     required?: boolean;
+    description?: string;
     schema?: { default?: unknown };
   }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
@@ -216,13 +217,15 @@ describe("the API reference", () => {
     expect(idOf("/api/institution/courses/{id}/outline", "get")?.operationId).toBe("courses.outline.get");
   });
 
-  it("documents query parameters with a default as optional", async () => {
+  it("documents query parameters with a default as optional, and says the default in words", async () => {
     const doc = await openApiDocument();
     const wrong: string[] = [];
     for (const { name, op } of clientOperationsOf(doc)) {
       for (const p of op.parameters ?? []) {
-        if (p.in === "query" && p.schema?.default !== undefined && p.required !== false)
-          wrong.push(`${name} ?${p.name}`);
+        if (p.in !== "query" || p.schema?.default === undefined) continue;
+        if (p.required !== false) wrong.push(`${name} ?${p.name} required`);
+        if (!(p.description ?? "").endsWith(`Default: \`${String(p.schema.default)}\`.`))
+          wrong.push(`${name} ?${p.name} description ${JSON.stringify(p.description)}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -295,13 +295,27 @@ const ANY_HOST_SERVERS = [
   },
 ];
 
-/** Query parameters with a default are not required: a client that omits them gets the default. */
-function withoutDefaultedRequired(schema: unknown): unknown {
+/**
+ * Query parameters with a default are not required (a client that omits them gets the default), and their
+ * description says the default in words: reference pages such as /docs show a schema's `default` only on hover.
+ * The route's own schema, which validates requests, is left as it is.
+ */
+function documentedQuery(schema: unknown): unknown {
   const s = schema as Json | undefined;
-  if (s === undefined || !Array.isArray(s.required)) return schema;
-  const properties = (s.properties ?? {}) as Record<string, Json>;
-  const required = (s.required as string[]).filter((name) => properties[name]?.default === undefined);
-  return { ...s, required };
+  if (s === undefined || typeof s.properties !== "object" || s.properties === null) return schema;
+  const properties = s.properties as Record<string, Json>;
+  const described = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      if (property.default === undefined) return [name, property];
+      const said = `Default: \`${String(property.default)}\`.`;
+      const text = typeof property.description === "string" ? `${property.description} ${said}` : said;
+      return [name, { ...property, description: text }];
+    }),
+  );
+  const required = Array.isArray(s.required)
+    ? (s.required as string[]).filter((name) => properties[name]?.default === undefined)
+    : undefined;
+  return { ...s, properties: described, ...(required === undefined ? {} : { required }) };
 }
 
 /**
@@ -439,7 +453,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: RESOURCE_TAG_LIST.map((t) => ({ ...t })),
       components: {
         securitySchemes: {
-          apiKey: { type: "http", scheme: "bearer", description: "`mia_` + 40 hex characters." },
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description:
+              "`mia_` + 40 hex characters. A key holds scopes (`courses:read`, `courses:write`, …); each " +
+              "operation names the one it needs, and a key without it gets 403 `insufficient_scope`. A key " +
+              "created with `scopes: []` holds every scope. `GET /api/institution/scopes` lists them all, with " +
+              "what each allows.",
+          },
           session: { type: "apiKey", in: "cookie", name: "sb-access-token" },
           cronSecret: { type: "http", scheme: "bearer", description: "The deployment's `CRON_SECRET`." },
         },
@@ -458,8 +480,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const base = (schema ?? {}) as Record<string, unknown>;
       const description = [base.description, `**Access:** ${note}`].filter(Boolean).join("\n\n");
       const transformed: Record<string, unknown> = { ...base, description };
-      if (base.querystring !== undefined)
-        transformed.querystring = withoutDefaultedRequired(base.querystring);
+      if (base.querystring !== undefined) transformed.querystring = documentedQuery(base.querystring);
       if (security !== undefined) transformed.security = security;
       if (access.kind === "authenticated" && access.scope) transformed["x-scope"] = access.scope;
       const facts: RouteFacts = {

@@ -54,7 +54,13 @@ describe("page parameters over HTTP", () => {
     });
 
   it("defaults to page 1 of 20 and serves perPage above 100 as 100", async () => {
-    expect((await get("")).json().pagination).toEqual({ page: 1, perPage: 20, total: 0, totalPages: 0 });
+    expect((await get("")).json().pagination).toEqual({
+      page: 1,
+      perPage: 20,
+      total: 0,
+      totalPages: 0,
+      totalRelation: "eq",
+    });
     expect((await get("?perPage=100000")).json().pagination.perPage).toBe(100);
   });
 

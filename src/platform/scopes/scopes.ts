@@ -37,3 +37,32 @@ export function isScope(value: string): value is Scope {
 export function holdsScope(granted: readonly string[], required: Scope): boolean {
   return granted.length === 0 || granted.includes(required);
 }
+
+/** What each group's scopes are for; `:read` reads and lists it, `:write` creates, changes and deletes it. */
+export const SCOPE_GROUP_DESCRIPTIONS: Record<ScopeGroup | "reports", string> = {
+  courses: "courses, their modules and lessons, and lesson completions",
+  users: "users, their profile values and invitations sent on creation",
+  enrollments: "enrollments and their progress",
+  classes: "class groups and their members",
+  media: "uploaded files (media)",
+  grades: "grades and gradebooks",
+  rubrics: "rubrics",
+  "question-banks": "question banks, questions and quizzes",
+  "live-classes": "live classes, their occurrences and attendance, and the calendar",
+  tags: "tags and what they are attached to",
+  invites: "invitations",
+  lti: "LTI tools and launches",
+  drive: "drive folders and the files in them",
+  settings: "institution settings, profile fields, themes, e-mail templates and messages, video providers",
+  automations: "automations, webhook endpoints and their deliveries",
+  ai: "AI features",
+  gamification: "points, badges and leaderboards",
+  reports: "reports",
+};
+
+/** A sentence for people: what `scope` lets a key do. */
+export function describeScope(scope: Scope): string {
+  const [group, access] = scope.split(":") as [ScopeGroup | "reports", "read" | "write"];
+  const what = SCOPE_GROUP_DESCRIPTIONS[group];
+  return access === "read" ? `Read and list ${what}.` : `Create, change and delete ${what}.`;
+}

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { billingSubscriptions, tenantDomains, tenants } from "../../db/schema/index.js";
 import type { Tenant } from "../auth/types.js";
 import type { Broadcast } from "../cache/broadcast.js";
+import { AppError } from "../errors/app-error.js";
 import { TtlCache } from "../http/ttl-cache.js";
 
 /** `acme.localhost:3000` → `acme`; null when the host is not a direct subdomain of the base domain. */
@@ -89,4 +90,12 @@ export class TenantResolver {
       .limit(1);
     return rows[0] ?? null;
   }
+}
+
+/**
+ * 404 `tenant_not_found`, saying which host was read and how institutions are addressed: a client pointed at
+ * `localhost` or at the wrong subdomain learns what to change.
+ */
+export function tenantNotFound(host: string | undefined, baseDomain: string): AppError {
+  return new AppError("tenant_not_found", { params: { host: host ?? "(none)", baseDomain } });
 }

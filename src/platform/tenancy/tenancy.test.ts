@@ -50,6 +50,23 @@ describe("tenant resolution", () => {
     }
   });
 
+  it("says which host it read and how institutions are addressed, on known and unknown paths", async () => {
+    for (const url of ["/api/institution/courses", "/api/institution/no-such-route"]) {
+      const res = await h.inject({
+        method: "GET",
+        url,
+        headers: { host: "localhost:3000", "accept-language": "en-US", ...bearer(keyA) },
+      });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({
+        error: "tenant_not_found",
+        message:
+          "No institution is served at localhost:3000. Each institution has its own host, <slug>.localhost, " +
+          "or a custom domain it has verified.",
+      });
+    }
+  });
+
   it("serves a tenant on a verified custom domain only", async () => {
     await h.database.db.insert(tenantDomains).values([
       {

@@ -1,4 +1,5 @@
 import type { MediaConfig } from "../../../config/media.js";
+import { AppError } from "../../../platform/errors/app-error.js";
 import { LocalStore } from "./local.js";
 import { S3Store } from "./s3.js";
 import type { MediaStore } from "./store.js";
@@ -25,7 +26,9 @@ export function createStores(config: MediaConfig): MediaStores {
     of(name) {
       if (name === "local") return local;
       if (name === "s3" && s3 !== undefined) return s3;
-      throw new Error(`media store "${name}" is not configured`);
+      // A file written by a process with another store (S3) and read by one without it: the store, not the request
+      // nor this server's code, is missing, so 503 naming it.
+      throw new AppError("storage_unavailable", { params: { store: name } });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, mkdtemp, open, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
@@ -11,12 +11,15 @@ import type { MediaStore, StoredRef, UploadTarget } from "./store.js";
 /** The body sent to the upload route was longer than the size declared for the file. */
 export class TooLarge extends Error {}
 
+/** Another body was already stored under the key: the first one to be whole stays, this one was dropped. */
+export class AlreadyStored extends Error {}
+
 /** Keys are `<tenantId>/<mediaId>`: two UUIDs, so no key can climb out of the store's folder. */
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
 /**
  * Files on the local disk under `MEDIA_DIR` (`DATA_DIR/media`): `objects/<tenant>/<media>`, written through
- * `tmp/` and renamed into place, so a file is either absent or whole. Uploads and downloads go through this
+ * `tmp/` and linked into place, so a file is either absent or whole, and once there is never replaced. Uploads and downloads go through this
  * API's own routes, authorised by HMAC tokens in their URLs (see tokens.ts).
  */
 export class LocalStore implements MediaStore {
@@ -65,8 +68,11 @@ export class LocalStore implements MediaStore {
   }
 
   /**
-   * Streams `body` to a temporary file, hashing as it goes, and moves it into place once whole. More than
+   * Streams `body` to a temporary file, hashing as it goes, and links it into place once whole. More than
    * `maxBytes` stops the copy at once (TooLarge) and leaves nothing behind; memory stays at one chunk.
+   * The link fails if the key already holds a file (AlreadyStored): of two bodies sent at once, the first to be
+   * whole stays and the other is dropped, so the SHA-256 answered is always that of the bytes kept (a rename
+   * would let the last body replace the first after the first's hash was recorded).
    */
   async receive(key: string, body: Readable, maxBytes: number): Promise<{ bytes: number; sha256: string }> {
     const target = await this.path(key);
@@ -84,10 +90,11 @@ export class LocalStore implements MediaStore {
     try {
       await pipeline(body, counter, createWriteStream(temporary, { flags: "wx" }));
       await mkdir(dirname(target), { recursive: true });
-      await rename(temporary, target);
+      await link(temporary, target);
     } catch (err) {
+      throw (err as NodeJS.ErrnoException).code === "EEXIST" ? new AlreadyStored() : err;
+    } finally {
       await rm(temporary, { force: true });
-      throw err;
     }
     return { bytes, sha256: hash.digest("hex") };
   }
@@ -121,9 +128,23 @@ export class LocalStore implements MediaStore {
     return createReadStream(await this.path(key), { start, end });
   }
 
-  async promote(): Promise<void> {}
+  verificationKey(ref: StoredRef): string {
+    return ref.key;
+  }
 
-  async remove(key: string): Promise<void> {
+  /** The upload route wrote the bytes in place, once: there is nothing to fix, only to find. */
+  async fixUpload(_ref: StoredRef, key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async dropStaged(): Promise<void> {}
+
+  /** Never called with the file's own key by a losing verification (see complete.ts); removes it otherwise. */
+  async dropKey(key: string): Promise<void> {
     await rm(await this.path(key), { force: true });
+  }
+
+  async remove(ref: StoredRef): Promise<void> {
+    await rm(await this.path(ref.key), { force: true });
   }
 }

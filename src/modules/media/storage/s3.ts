@@ -22,7 +22,8 @@ const secondsUntil = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.no
 /**
  * Any S3-compatible bucket through the AWS SDK. The client uploads and downloads with presigned URLs, so the
  * bytes never pass through this API; the presigned PUT signs `Content-Type` and `Content-Length`, so the store
- * itself refuses a body of another size or type. The SDK (about 35 MB of a process's memory) is loaded at the
+ * itself refuses a body of another size or type (SignatureDoesNotMatch). The presigned PUT writes a staging key
+ * that is never served; each completion copies it to a key of its own, verifies that copy and serves only it. The SDK (about 35 MB of a process's memory) is loaded at the
  * first use, so a deployment on the local disk never carries it.
  */
 export class S3Store implements MediaStore {
@@ -59,9 +60,17 @@ export class S3Store implements MediaStore {
     };
   }
 
-  /** Where the presigned PUT writes: never served, copied to the file's own key at completion. */
-  private staging(key: string): string {
-    return `incoming/${key}`;
+  /** Where the presigned PUT writes: never served, copied to a verification's own key at completion. */
+  private staging(ref: { tenantId: string; mediaId: string }): string {
+    return `incoming/${ref.tenantId}/${ref.mediaId}`;
+  }
+
+  private async missing(err: unknown): Promise<boolean> {
+    const { sdk } = await this.load();
+    return (
+      err instanceof sdk.S3ServiceException &&
+      (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata.httpStatusCode === 404)
+    );
   }
 
   async uploadTarget(
@@ -71,11 +80,16 @@ export class S3Store implements MediaStore {
   ): Promise<UploadTarget> {
     const { sdk, getSignedUrl, client } = await this.load();
     const command = new sdk.PutObjectCommand({
-      ...this.object(this.staging(ref.key)),
+      ...this.object(this.staging(ref)),
       ContentType: file.contentType,
       ContentLength: file.sizeBytes,
     });
-    const url = await getSignedUrl(client, command, { expiresIn: secondsUntil(expiresAt) });
+    // The presigner signs only `host` (and the length) unless told: `Content-Type` must be signed too, so a PUT of
+    // another type is refused by the store rather than stored with a type nobody checked.
+    const url = await getSignedUrl(client, command, {
+      expiresIn: secondsUntil(expiresAt),
+      signableHeaders: new Set(["content-type"]),
+    });
     return {
       url,
       method: "PUT",
@@ -103,10 +117,7 @@ export class S3Store implements MediaStore {
     try {
       return (await client.send(new sdk.HeadObjectCommand(this.object(key)))).ContentLength;
     } catch (err) {
-      const missing =
-        err instanceof sdk.S3ServiceException &&
-        (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata.httpStatusCode === 404);
-      if (missing) return undefined;
+      if (await this.missing(err)) return undefined;
       throw err;
     }
   }
@@ -124,22 +135,45 @@ export class S3Store implements MediaStore {
     return (await client.send(new sdk.GetObjectCommand(this.object(key)))).Body as Readable;
   }
 
-  async promote(key: string): Promise<void> {
-    if ((await this.size(this.staging(key))) === undefined) return;
-    const { sdk, client } = await this.load();
-    const source = this.object(this.staging(key));
-    await client.send(
-      new sdk.CopyObjectCommand({
-        ...this.object(key),
-        CopySource: `${source.Bucket}/${source.Key.split("/").map(encodeURIComponent).join("/")}`,
-      }),
-    );
-    await client.send(new sdk.DeleteObjectCommand(source));
+  verificationKey(ref: StoredRef, verification: string): string {
+    return `${ref.tenantId}/${ref.mediaId}/${verification}`;
   }
 
-  async remove(key: string): Promise<void> {
+  /**
+   * One atomic server-side copy of whatever the staging key holds now: a PUT racing it lands either before (and is
+   * what gets verified) or after (and stays in staging). The copy takes the row's type, whatever the PUT said.
+   */
+  async fixUpload(ref: StoredRef, key: string, contentType: string): Promise<boolean> {
     const { sdk, client } = await this.load();
-    await client.send(new sdk.DeleteObjectCommand(this.object(this.staging(key))));
+    const source = this.object(this.staging(ref));
+    try {
+      await client.send(
+        new sdk.CopyObjectCommand({
+          ...this.object(key),
+          CopySource: `${source.Bucket}/${source.Key.split("/").map(encodeURIComponent).join("/")}`,
+          MetadataDirective: "REPLACE",
+          ContentType: contentType,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (await this.missing(err)) return false;
+      throw err;
+    }
+  }
+
+  async dropStaged(ref: StoredRef): Promise<void> {
+    const { sdk, client } = await this.load();
+    await client.send(new sdk.DeleteObjectCommand(this.object(this.staging(ref))));
+  }
+
+  async dropKey(key: string): Promise<void> {
+    const { sdk, client } = await this.load();
     await client.send(new sdk.DeleteObjectCommand(this.object(key)));
+  }
+
+  async remove(ref: StoredRef): Promise<void> {
+    await this.dropStaged(ref);
+    await this.dropKey(ref.key);
   }
 }

@@ -42,14 +42,23 @@ export interface MediaStore {
   /** The whole content, streamed (never buffered): for hashing. */
   read(key: string): Promise<Readable>;
   /**
-   * Moves what the upload URL received into `key`, where it is verified and then served, if anything arrived
-   * since the last call. On S3 the presigned PUT stays valid until it expires, so it writes to a staging key that
-   * is never served: a second PUT after completion cannot replace verified bytes. The local store writes in place
-   * (its upload route takes one body only), so this does nothing there.
+   * The key a verification of the file reads and, if it passes, serves. On S3 it is new for each verification
+   * (`<tenant>/<file>/<verification>`): nothing but that verification ever writes it, so what was verified is what
+   * is served. The local store keeps the bytes where its upload route wrote them (that route takes one body only).
    */
-  promote(key: string): Promise<void>;
+  verificationKey(ref: StoredRef, verification: string): string;
+  /**
+   * Fixes what the upload URL has received so far as the object under `key` (S3: a server-side copy of the staging
+   * object, typed `contentType`), and answers whether anything had arrived. A later PUT to the still-valid upload
+   * URL writes the staging key only, never `key`.
+   */
+  fixUpload(ref: StoredRef, key: string, contentType: string): Promise<boolean>;
+  /** Removes what the upload URL wrote (S3's staging object), once a verified copy is in place. */
+  dropStaged(ref: StoredRef): Promise<void>;
+  /** Removes one object a verification made (a losing verification's copy); a key with nothing is not an error. */
+  dropKey(key: string): Promise<void>;
   /** Removes the bytes (and anything staged for them); a key with nothing stored is not an error. */
-  remove(key: string): Promise<void>;
+  remove(ref: StoredRef): Promise<void>;
 }
 
 /**

@@ -1,0 +1,181 @@
+/**
+ * (q) Lists flat in the institution's size (issue 20), on PostgreSQL: every list route of the shared fixture table
+ * (src/test-support/list-fixtures.ts, the same entries test/list-plans.test.ts proves the plans of), each sort it
+ * offers and its searches and filters (a rare value and a common one), page 1 at perPage 20 and 100, in a tenant
+ * of SMALL rows of that kind and one of LARGE (and HUGE for the searches and filters, when > 0). Each entry fills
+ * tenants of its own. The real app (`buildApp`) listens on a loopback port in this process; each case is
+ * LISTS_REQUESTS sequential GETs with an API key (an administrator's session for the session-only routes), one in
+ * flight, and all cases of all routes are interleaved over LISTS_ROUNDS rounds, so load from elsewhere falls on
+ * all sizes alike. Prints r (requests/s) per size and the ratios r(LARGE)/r(SMALL) and r(HUGE)/r(LARGE) (target
+ * ≥ 0.8). Checks: HTTP 200, and the page holds min(perPage, total) items.
+ */
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import { buildApp } from "../src/app.js";
+import type { Config } from "../src/config/index.js";
+import type { Database } from "../src/db/client.js";
+import { createContext } from "../src/platform/context.js";
+import {
+  LIST_FIXTURES,
+  type ListFixture,
+  type ListQuery,
+  listUrl,
+  type Seeded,
+} from "../src/test-support/list-fixtures.js";
+import { makeKey, makeTenant } from "./seed.js";
+
+export const LISTS_REQUESTS = 20;
+export const LISTS_ROUNDS = 3;
+const PER_PAGES = [20, 100];
+const PASSWORD = "bench lists administrator";
+
+export interface ListsResult {
+  sizes: number[];
+  cases: {
+    route: string;
+    path: string;
+    query: string;
+    perPage: number;
+    rps: Record<string, number>;
+    ratio: number;
+    hugeRatio?: number;
+  }[];
+  problems: string[];
+}
+
+interface Target {
+  fixture: ListFixture;
+  seeded: Seeded;
+  headers: Record<string, string>;
+}
+
+interface Case {
+  fixture: ListFixture;
+  query: ListQuery;
+  perPage: number;
+  size: number;
+}
+
+export async function measureLists(
+  database: Database,
+  config: Config,
+  sizes: { small: number; large: number; huge: number },
+  log: (line: string) => void,
+): Promise<ListsResult> {
+  const db = database.db;
+  const all = [sizes.small, sizes.large, ...(sizes.huge > 0 ? [sizes.huge] : [])];
+  const app = await buildApp(createContext(config, database), { logger: false });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const targets = new Map<string, Target>();
+  const at = (fixture: ListFixture, size: number) => `${fixture.name}|${size}`;
+  const elapsed = new Map<string, number>();
+  const problems: string[] = [];
+  const id = (c: Case) => `${c.fixture.name}|${c.query.name}|${c.perPage}|${c.size}`;
+  try {
+    for (const fixture of LIST_FIXTURES) {
+      // The huge tenant only for an entry with searches or filters: its sorts are compared at LARGE alone.
+      const filtered = fixture.queries.some((q) => q.filtered === true);
+      for (const size of all) {
+        if (size === sizes.huge && !filtered) continue;
+        const started = performance.now();
+        const tenant = await makeTenant(db, config.plans, "lists", PASSWORD);
+        const seeded = await fixture.seed(db, tenant, size);
+        const host = `${tenant.slug}.${config.baseDomain}`;
+        const headers: Record<string, string> =
+          fixture.session === true
+            ? { host, cookie: await login(app, host, `admin@${tenant.slug}.test`) }
+            : { host, authorization: `Bearer ${await makeKey(db, tenant, fixture.scopes)}` };
+        targets.set(at(fixture, size), { fixture, seeded, headers });
+        log(`(q) ${fixture.name}: seeded ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      }
+    }
+    const cases: Case[] = [];
+    for (const fixture of LIST_FIXTURES) {
+      for (const query of fixture.queries) {
+        for (const perPage of PER_PAGES) {
+          for (const size of all) {
+            if (size === sizes.huge && query.filtered !== true) continue;
+            cases.push({ fixture, query, perPage, size });
+          }
+        }
+      }
+    }
+    for (let round = 0; round <= LISTS_ROUNDS; round++) {
+      for (const c of cases) {
+        const target = targets.get(at(c.fixture, c.size)) as Target;
+        const url = `http://127.0.0.1:${port}${listUrl(c.fixture, target.seeded, c.query, c.perPage)}`;
+        const t0 = performance.now();
+        for (let i = 0; i < LISTS_REQUESTS; i++) {
+          const res = await request(url, { headers: target.headers });
+          const body = (await res.body.json()) as { data?: unknown[]; pagination?: { total: number } };
+          const what = `${c.fixture.name} ${c.query.name} at ${c.size}`;
+          if (res.statusCode !== 200) problems.push(`${what}: status ${res.statusCode}`);
+          else if (body.data?.length !== Math.min(c.perPage, body.pagination?.total ?? 0)) {
+            problems.push(`${what}: ${body.data?.length} items`);
+          }
+        }
+        // Round 0 warms up (prepared statements, the JIT) and is not counted.
+        if (round > 0) elapsed.set(id(c), (elapsed.get(id(c)) ?? 0) + performance.now() - t0);
+      }
+    }
+  } finally {
+    await app.close();
+  }
+
+  const rps = (c: Case) =>
+    Math.round((LISTS_REQUESTS * LISTS_ROUNDS * 1000) / (elapsed.get(id(c)) ?? Number.NaN));
+  const ratioOf = (a: number | undefined, b: number | undefined) =>
+    Math.round(((a ?? 0) / (b ?? 1)) * 100) / 100;
+  const rows: ListsResult["cases"] = [];
+  for (const fixture of LIST_FIXTURES) {
+    for (const query of fixture.queries) {
+      for (const perPage of PER_PAGES) {
+        const r: Record<string, number> = {};
+        for (const size of all) {
+          if (size !== sizes.huge || query.filtered === true)
+            r[size] = rps({ fixture, query, perPage, size });
+        }
+        const ratio = ratioOf(r[sizes.large], r[sizes.small]);
+        const hugeRatio =
+          query.filtered === true && sizes.huge > 0 ? ratioOf(r[sizes.huge], r[sizes.large]) : undefined;
+        rows.push({
+          route: fixture.name,
+          path: fixture.path,
+          query: query.name,
+          perPage,
+          rps: r,
+          ratio,
+          ...(hugeRatio === undefined ? {} : { hugeRatio }),
+        });
+        log(
+          `(q) ${fixture.name} ${query.name} perPage ${perPage}: ${all
+            .filter((s) => r[s] !== undefined)
+            .map((s) => `r(${s}) ${r[s]}/s`)
+            .join(", ")}, ratio ${ratio}${hugeRatio === undefined ? "" : `, huge ratio ${hugeRatio}`}`,
+        );
+      }
+    }
+  }
+  const below = rows.filter((r) => r.ratio < 0.8 || (r.hugeRatio !== undefined && r.hugeRatio < 0.8));
+  log(`(q) ${below.length} of ${rows.length} cases below the 0.8 target`);
+  const unique = [...new Set(problems)];
+  for (const problem of unique) log(`(q) check failed: ${problem}`);
+  return { sizes: all, cases: rows, problems: unique };
+}
+
+/** The session cookie of the tenant's administrator, for the routes that take no API key. */
+async function login(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  host: string,
+  email: string,
+): Promise<string> {
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    headers: { host, "content-type": "application/json" },
+    payload: { email, password: PASSWORD },
+  });
+  if (res.statusCode !== 200) throw new Error(`(q) login failed: ${res.statusCode} ${res.body}`);
+  return res.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+}

@@ -1,0 +1,2 @@
+DROP INDEX "media_pending_expiry_idx";--> statement-breakpoint
+CREATE INDEX "media_open_expiry_idx" ON "media" USING btree ("upload_expires_at") WHERE "media"."status" IN ('pending_upload', 'verifying');

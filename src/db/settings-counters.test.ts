@@ -1,0 +1,138 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, makeTenant, startHarness, type TestTenant } from "../test-support/harness.js";
+
+/**
+ * The counters of migration 0041 (aula_count_rows with several bucket columns) against a recount of the rows, after
+ * inserts, upserts, updates of a counted column and deletes, cascaded ones included.
+ */
+
+let h: Harness;
+let t: TestTenant;
+let other: TestTenant;
+
+beforeAll(async () => {
+  h = await startHarness();
+  t = await makeTenant(h);
+  other = await makeTenant(h);
+}, 60_000);
+afterAll(() => h.close());
+
+const run = (query: ReturnType<typeof sql>) => h.database.db.execute(query);
+
+/** Every non-zero counter of `table` next to its recount: `name` and each `buckets` column's values. */
+async function mismatches(tenantId: string, table: string, name: string, buckets: string[]) {
+  const recounts = [
+    `SELECT '${name}' AS counter, count(*)::int AS value FROM ${table} WHERE tenant_id = $1 HAVING count(*) > 0`,
+    ...buckets.map(
+      (b) => `SELECT '${name}:${b}:' || ${b}, count(*)::int FROM ${table} WHERE tenant_id = $1 GROUP BY ${b}`,
+    ),
+  ].join(" UNION ALL ");
+  const { rows } = (await run(
+    sql.raw(
+      `
+      WITH kept AS (
+        SELECT counter, value::int AS value FROM tenant_counters
+        WHERE tenant_id = $1 AND (counter = '${name}' OR counter LIKE '${name}:%') AND value <> 0
+      ), recount AS (${recounts})
+      SELECT coalesce(kept.counter, recount.counter) AS counter, kept.value AS kept, recount.value AS recounted
+      FROM kept FULL JOIN recount ON recount.counter = kept.counter
+      ORDER BY 1`.replaceAll("$1", `'${tenantId}'::uuid`),
+    ),
+  )) as unknown as { rows: { counter: string; kept: number | null; recounted: number | null }[] };
+  return { all: rows, wrong: rows.filter((r) => r.kept !== r.recounted) };
+}
+
+async function expectCounted(table: string, name: string, buckets: string[]) {
+  for (const tenant of [t, other]) {
+    const { all, wrong } = await mismatches(tenant.id, table, name, buckets);
+    expect(wrong).toEqual([]);
+    if (tenant === t) expect(all.length).toBeGreaterThan(buckets.length);
+  }
+}
+
+describe("settings list counters", () => {
+  it("count video providers by status, purpose and provider through inserts, updates and deletes", async () => {
+    for (const tenant of [t, other]) {
+      await run(sql`
+        INSERT INTO video_providers (tenant_id, provider, purpose, name, status)
+        SELECT ${tenant.id}::uuid, (ARRAY['jitsi', 'zoom', 'bigbluebutton'])[1 + i % 3],
+               (ARRAY['live', 'on_demand'])[1 + i % 2], 'P' || i, 'connected'
+        FROM generate_series(1, 12) AS i`);
+    }
+    await run(
+      sql`UPDATE video_providers SET status = 'error' WHERE tenant_id = ${t.id} AND provider = 'zoom'`,
+    );
+    await run(sql`UPDATE video_providers SET name = name || '!' WHERE tenant_id = ${t.id}`);
+    await run(
+      sql`DELETE FROM video_providers WHERE tenant_id = ${t.id} AND purpose = 'live' AND provider = 'jitsi'`,
+    );
+    await expectCounted("video_providers", "video_providers", ["status", "purpose", "provider"]);
+  });
+
+  it("count profile fields by status and type, themes by status, and domains", async () => {
+    await run(sql`
+      INSERT INTO profile_fields (tenant_id, key, label, type, position, status)
+      SELECT ${t.id}::uuid, 'f' || i, 'F' || i, (ARRAY['text', 'number', 'date'])[1 + i % 3], i, 'active'
+      FROM generate_series(1, 9) AS i`);
+    await run(sql`UPDATE profile_fields SET status = 'archived' WHERE tenant_id = ${t.id} AND position <= 4`);
+    await run(sql`DELETE FROM profile_fields WHERE tenant_id = ${t.id} AND position = 9`);
+    await expectCounted("profile_fields", "profile_fields", ["status", "type"]);
+
+    await run(sql`
+      INSERT INTO themes (tenant_id, name) SELECT ${t.id}::uuid, 'T' || i FROM generate_series(1, 5) AS i`);
+    await run(sql`UPDATE themes SET status = 'active' WHERE tenant_id = ${t.id} AND name = 'T1'`);
+    await run(sql`UPDATE themes SET status = 'archived' WHERE tenant_id = ${t.id} AND name IN ('T2', 'T3')`);
+    await run(sql`DELETE FROM themes WHERE tenant_id = ${t.id} AND name = 'T3'`);
+    await expectCounted("themes", "themes", ["status"]);
+
+    await run(sql`
+      INSERT INTO tenant_domains (tenant_id, host, verification_token)
+      SELECT ${t.id}::uuid, 'd' || i || '.' || ${t.slug} || '.example', 'tok' || i FROM generate_series(1, 3) AS i`);
+    await run(sql`DELETE FROM tenant_domains WHERE tenant_id = ${t.id} AND host LIKE 'd1.%'`);
+    await expectCounted("tenant_domains", "tenant_domains", []);
+  });
+
+  it("count a class's attendance through upserts and deletes cascaded from its occurrences and users", async () => {
+    const { rows } = (await run(sql`
+      INSERT INTO live_classes (tenant_id, title, host_user_id, starts_at, duration_minutes, timezone, room_secret)
+      VALUES (${t.id}::uuid, 'A', ${t.adminUserId}::uuid, now(), 60, 'UTC', 's'),
+             (${t.id}::uuid, 'B', ${t.adminUserId}::uuid, now(), 60, 'UTC', 's')
+      RETURNING id`)) as unknown as { rows: { id: string }[] };
+    for (const { id } of rows) {
+      await run(sql`
+        INSERT INTO live_class_occurrences (tenant_id, live_class_id, starts_at, ends_at, status)
+        SELECT ${t.id}::uuid, ${id}::uuid, now() + n * interval '1 day', now() + n * interval '1 day' + interval '1 hour',
+               'ended'
+        FROM generate_series(1, 3) AS n`);
+    }
+    await run(sql`
+      INSERT INTO users (tenant_id, name, email, role)
+      SELECT ${t.id}::uuid, 'S' || i, 's' || i || '@' || ${t.slug} || '.test', 'student' FROM generate_series(1, 4) AS i`);
+    const attend = sql`
+      INSERT INTO live_class_attendance (tenant_id, occurrence_id, user_id, live_class_id, status, source)
+      SELECT ${t.id}::uuid, o.id, u.id, o.live_class_id, 'present', 'manual'
+      FROM live_class_occurrences o CROSS JOIN users u
+      WHERE o.tenant_id = ${t.id} AND u.tenant_id = ${t.id} AND u.role = 'student'
+      ON CONFLICT (tenant_id, occurrence_id, user_id) DO UPDATE SET status = 'late'`;
+    await run(attend);
+    // The second time every row exists: the upsert updates them and counts none again.
+    await run(attend);
+    await run(sql`DELETE FROM live_class_occurrences WHERE tenant_id = ${t.id} AND live_class_id = ${rows[0]?.id}
+                  AND starts_at = (SELECT min(starts_at) FROM live_class_occurrences WHERE live_class_id = ${rows[0]?.id})`);
+    await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 's1@%'`);
+    await expectCounted("live_class_attendance", "live_class_attendance", ["live_class_id"]);
+  });
+
+  it("count stored e-mail templates by locale through upserts and deletes", async () => {
+    const upsert = sql`
+      INSERT INTO email_templates (tenant_id, key, locale, subject, body_html, body_text)
+      SELECT ${t.id}::uuid, 'custom.k' || i, (ARRAY['pt-BR', 'en-US'])[1 + i % 2], 'S', 'B', 'B'
+      FROM generate_series(1, 6) AS i
+      ON CONFLICT (tenant_id, key, locale) DO UPDATE SET subject = 'S2'`;
+    await run(upsert);
+    await run(upsert);
+    await run(sql`DELETE FROM email_templates WHERE tenant_id = ${t.id} AND key = 'custom.k1'`);
+    await expectCounted("email_templates", "email_templates", ["locale"]);
+  });
+});
