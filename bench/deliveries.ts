@@ -46,7 +46,7 @@ import { type DeliveryEngineConfig, loadOutboundConfig } from "../src/config/out
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
 import { createAutomation } from "../src/modules/automations/service.js";
-import type { EventPayloads } from "../src/modules/events/catalogue.js";
+import { EVENT_SAMPLES, type EventPayloads } from "../src/modules/events/catalogue.js";
 import { emitEvent } from "../src/modules/events/emit.js";
 import { signedHeaders } from "../src/modules/outbox/send.js";
 import { rowsOf } from "../src/modules/outbox/sql.js";
@@ -505,6 +505,7 @@ async function seedAutomations(database: Database, receiver: Receiver, databaseU
 
 export function lessonData(n: number): EventPayloads["lesson_completed"] {
   return {
+    ...EVENT_SAMPLES.lesson_completed,
     courseId: randomUUID(),
     lessonId: randomUUID(),
     moduleId: null,
@@ -519,6 +520,7 @@ export function lessonData(n: number): EventPayloads["lesson_completed"] {
 
 export function quizData(n: number): EventPayloads["quiz_submitted"] {
   return {
+    ...EVENT_SAMPLES.quiz_submitted,
     courseId: randomUUID(),
     quizId: randomUUID(),
     attemptId: randomUUID(),

@@ -31,7 +31,7 @@ import { type Config, loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
 import { createAutomation } from "../src/modules/automations/service.js";
-import type { EventPayloads } from "../src/modules/events/catalogue.js";
+import { EVENT_SAMPLES, type EventPayloads } from "../src/modules/events/catalogue.js";
 import { emitEvent } from "../src/modules/events/emit.js";
 import { rowsOf } from "../src/modules/outbox/sql.js";
 import { systemResolver } from "../src/platform/outbound/resolver.js";
@@ -222,6 +222,7 @@ async function seed(database: Database, receiver: Receiver, databaseUrl: string)
 
 function lessonData(n: number): EventPayloads["lesson_completed"] {
   return {
+    ...EVENT_SAMPLES.lesson_completed,
     courseId: randomUUID(),
     lessonId: randomUUID(),
     moduleId: null,
@@ -236,6 +237,7 @@ function lessonData(n: number): EventPayloads["lesson_completed"] {
 
 function quizData(n: number): EventPayloads["quiz_submitted"] {
   return {
+    ...EVENT_SAMPLES.quiz_submitted,
     courseId: randomUUID(),
     quizId: randomUUID(),
     attemptId: randomUUID(),

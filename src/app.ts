@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyServerOptions } from "fastify";
+import { WEBHOOK_SECURITY_SCHEMES, webhookDocuments } from "./modules/events/webhook-docs.js";
 import { registerModules } from "./modules/index.js";
 import { registerAuthPipeline } from "./platform/auth/pipeline.js";
 import type { RouteAccess } from "./platform/auth/types.js";
@@ -116,7 +117,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAuthPipeline(app, ctx);
   registerIdempotency(app, ctx);
   registerNulGuard(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { webhooks: webhookDocuments(), securitySchemes: WEBHOOK_SECURITY_SCHEMES });
 
   // Unknown paths under /api/institution on an unknown host say so, like known paths do.
   app.setNotFoundHandler(async (request, reply) => {

@@ -410,7 +410,7 @@ describe("events and the outbox", () => {
     });
   });
 
-  it("sends the contract's default body {type, timestamp, data}, and nothing for disabled automations", async () => {
+  it("sends the default body {id, type, timestamp, data}, and nothing for disabled automations", async () => {
     const a = await admin();
     const on = (
       await create(a, { name: "Default", trigger: { event: "user_created" }, action: action() })
@@ -426,11 +426,20 @@ describe("events and the outbox", () => {
     });
     const [delivery] = await deliveriesOf(a.t, on.id);
     const body = JSON.parse(delivery?.body ?? "{}");
+    const { signIn: _onlyInTheCreateAnswer, ...asRead } = user.json();
     expect(body).toEqual({
+      id: delivery?.eventId,
       type: "user_created",
       timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-      data: { userId: user.json().id, role: "teacher", status: "active" },
+      // The user as GET /users/:id answers it.
+      data: { userId: asRead.id, role: "teacher", status: "active", user: asRead },
     });
+    const event = await h.inject({
+      method: "GET",
+      url: `/api/institution/events/${body.id}`,
+      headers: { host: a.t.host, cookie: a.cookie },
+    });
+    expect(event.json()).toMatchObject({ id: body.id, type: "user_created", data: body.data });
     expect(await deliveriesOf(a.t, off.id)).toEqual([]);
   });
 

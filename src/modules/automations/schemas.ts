@@ -51,7 +51,8 @@ export const SendWebhookActionSchema = Type.Object(
         maxLength: 65_536,
         description:
           'A JSON template, e.g. `{"name": "{{user.name}}", "score": {{event.score}}}`. Without it the body ' +
-          "is `{type, timestamp, data}`.",
+          "is `{id, type, timestamp, data}` (the event's id, then the contract's fields; each event's schema is in the " +
+          "OpenAPI document's `webhooks`). Templates may use `{{eventId}}` too.",
       }),
     ),
   },

@@ -3,6 +3,7 @@
  * the per-minute buckets the delivery_attempts trigger keeps. Real deliveries go to a receiver on 127.0.0.2
  * (allow-listed); the minute arithmetic is checked with attempts written directly, at chosen times.
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +21,7 @@ import {
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { rowsOf } from "../outbox/sql.js";
 import { drainOnce } from "../outbox/worker.js";
@@ -91,7 +93,7 @@ function userCreated(a: Admin) {
   return emitEvent(h.database.db, {
     tenantId: a.t.id,
     type: "user_created",
-    data: { userId: a.t.adminUserId, role: "teacher", status: "active" },
+    data: { ...EVENT_SAMPLES.user_created, userId: a.t.adminUserId, role: "teacher", status: "active" },
     actor: { type: "system" },
   });
 }

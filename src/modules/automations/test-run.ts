@@ -116,11 +116,13 @@ export async function testAutomation(
   const condition = row.condition as Condition | null;
   const conditionMatched = condition === null || evaluateCondition(condition, { event: data, user });
   const occurredAt = new Date().toISOString();
+  // A test run records no event: its id is a fresh one, so a receiver can tell test calls apart.
+  const eventId = randomUUID();
   const action = row.action as SendWebhookAction;
   const rendered = renderRequest(
     action,
-    { event: data, user, timestamp: occurredAt, automation: { id: row.id, name: row.name } },
-    { type, occurredAt, data },
+    { event: data, user, timestamp: occurredAt, eventId, automation: { id: row.id, name: row.name } },
+    { id: eventId, type, occurredAt, data },
   );
   const result: Result = {
     conditionMatched,

@@ -87,7 +87,13 @@ describe("course lifecycle events", () => {
       "course_archived",
       "course_published",
     ]);
-    expect(events[1]?.data).toEqual({ courseId: id, title: "Eventos", status: "published" });
+    expect(events[1]?.data).toEqual({
+      courseId: id,
+      title: "Eventos",
+      status: "published",
+      // The course as GET /courses/:id answered it just after the change.
+      course: expect.objectContaining({ id, title: "Eventos", status: "published" }),
+    });
     expect(events[0]?.actor).toMatchObject({ type: "api_key" });
   });
 

@@ -39,7 +39,7 @@ function emitLifecycle(
   return emitEvent(tx, {
     tenantId,
     type,
-    data: { courseId: course.id, title: course.title, status: course.status },
+    data: { courseId: course.id, title: course.title, status: course.status, course },
     actor: eventActorOf(actor),
   });
 }

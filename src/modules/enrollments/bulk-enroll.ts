@@ -8,6 +8,7 @@ import { type EventInput, emitEvents } from "../events/emit.js";
 import { admitStudents, studentLimitReached } from "../users/service.js";
 import { insertEnrollmentsSkippingCurrent } from "./bulk-repo.js";
 import type { BulkItemInput } from "./bulk-schemas.js";
+import { enrollmentAbout } from "./events.js";
 import { existingClassGroups, existingCourses, findUsers, type UserBrief } from "./lookups.js";
 import { findEnrollments } from "./repo.js";
 import type { EnrollmentRecord } from "./schemas.js";
@@ -139,8 +140,7 @@ export async function bulkEnroll(
       events.push({
         type: "enrollment_created",
         data: {
-          enrollmentId: enrollment.id,
-          courseId: enrollment.courseId,
+          ...enrollmentAbout(enrollment),
           role: enrollment.role,
           status: enrollment.status,
           source: enrollment.source,

@@ -19,6 +19,7 @@ import {
   type TestTenant,
 } from "../../test-support/harness.js";
 import { automationDeps, createAutomation } from "../automations/service.js";
+import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvents } from "../events/emit.js";
 import { bulkEnroll } from "./bulk-enroll.js";
 
@@ -290,12 +291,17 @@ describe("emitEvents", () => {
       emitEvents(tx, t.id, [
         {
           type: "enrollment_dropped",
-          data: { enrollmentId: randomUUID(), courseId: randomUUID(), mode: "drop" },
+          data: {
+            ...EVENT_SAMPLES.enrollment_dropped,
+            enrollmentId: randomUUID(),
+            courseId: randomUUID(),
+            mode: "drop",
+          },
           actor: { type: "system" },
         },
         {
           type: "user_created",
-          data: { userId: randomUUID(), role: "student", status: "active" },
+          data: { ...EVENT_SAMPLES.user_created, userId: randomUUID(), role: "student", status: "active" },
           actor: { type: "system" },
           subject: { id: randomUUID(), name: 'Ana "Quote" \\ Souza', email: "ana@x.test", role: "student" },
         },

@@ -84,6 +84,7 @@ describe("marking a lesson complete", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.data).toEqual({
       courseId: course.courseId,
+      userId: user.id,
       lessonId,
       moduleId: course.modules[0]?.id,
       enrollmentId,
@@ -92,6 +93,8 @@ describe("marking a lesson complete", () => {
       scorePercent: 87.46,
       progressPercent: 50,
       courseCompleted: false,
+      // The completion as this answer gave it.
+      completion,
     });
     const enrollment = await enrollmentRow(enrollmentId);
     expect(enrollment?.startedAt).toBe(completion.completedAt);
@@ -210,15 +213,20 @@ describe("module and course completion", () => {
     const last = await complete(user.id, m2b as string);
     expect(await moduleEvents()).toHaveLength(2);
     const completedEvents = await eventsOf(a, "enrollment_completed", user.id);
+    const completedEnrollment = await call(a, keyA, "GET", `/enrollments/${enrollmentId}`);
     expect(completedEvents.map((e) => e.data)).toEqual([
       {
         enrollmentId,
         courseId: course.courseId,
+        userId: user.id,
         completedAt: last.json().completedAt,
         progressPercent: 100,
         finalScore: null,
+        // The enrollment as GET /enrollments/:id answers it, completed.
+        enrollment: completedEnrollment.json(),
       },
     ]);
+    expect(completedEnrollment.json()).toMatchObject({ status: "completed", progressPercent: 100 });
     const lessonEvent = (await eventsOf(a, "lesson_completed", user.id)).find(
       (e) => (e.data as { lessonId: string }).lessonId === m2b,
     );
@@ -267,6 +275,8 @@ describe("enrollment_progressed", () => {
       {
         enrollmentId,
         courseId: course.courseId,
+        userId: user.id,
+        enrollment: expect.objectContaining({ id: enrollmentId, progressPercent: 25, lessonsCompleted: 1 }),
         progressPercent: 25,
         previousProgressPercent: 0,
         lessonsCompleted: 1,
@@ -301,6 +311,7 @@ describe("resetting a completion", () => {
     expect(events.map((e) => e.data)).toEqual([
       {
         courseId: course.courseId,
+        userId: user.id,
         lessonId,
         moduleId: course.modules[0]?.id,
         enrollmentId,

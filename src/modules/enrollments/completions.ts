@@ -6,9 +6,10 @@ import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
 import type { CompletionRecord, ListCompletionsQueryType } from "./completion-schemas.js";
 import * as repo from "./completions-repo.js";
+import { enrollmentAbout } from "./events.js";
 import { findUserBrief } from "./lookups.js";
-import { lockCurrentEnrollment } from "./repo.js";
-import { percentOf } from "./schemas.js";
+import { findEnrollment, lockCurrentEnrollment } from "./repo.js";
+import { type EnrollmentRecord, percentOf } from "./schemas.js";
 
 export type { CompletionRecord };
 
@@ -84,7 +85,7 @@ export async function recordCompletion(
     progressed: lesson.counts,
   });
 
-  const ids = { courseId: lesson.courseId, enrollmentId: enrollment.id };
+  const ids = { courseId: lesson.courseId, enrollmentId: enrollment.id, userId };
   const events: EventInput[] = [];
   const actor = eventActorOf(input.actor);
   const subject = subjectOf(user);
@@ -99,6 +100,7 @@ export async function recordCompletion(
       scorePercent: completion.scorePercent,
       progressPercent,
       courseCompleted: courseComplete,
+      completion,
     },
     actor,
     subject,
@@ -111,11 +113,16 @@ export async function recordCompletion(
       subject,
     });
   }
-  if (progressEventDue) {
+  // The enrollment events carry the enrollment as it now reads: one lookup, only when one of them fires.
+  const after =
+    progressEventDue || completesEnrollment
+      ? ((await findEnrollment(tx, tenantId, enrollment.id)) as EnrollmentRecord)
+      : undefined;
+  if (progressEventDue && after !== undefined) {
     events.push({
       type: "enrollment_progressed",
       data: {
-        ...ids,
+        ...enrollmentAbout(after),
         progressPercent,
         previousProgressPercent: percentOf(progress.done - 1, progress.total),
         lessonsCompleted: progress.done,
@@ -125,10 +132,10 @@ export async function recordCompletion(
       subject,
     });
   }
-  if (completesEnrollment) {
+  if (completesEnrollment && after !== undefined) {
     events.push({
       type: "enrollment_completed",
-      data: { ...ids, completedAt: at, progressPercent, finalScore: null },
+      data: { ...enrollmentAbout(after), completedAt: at, progressPercent, finalScore: null },
       actor,
       subject,
     });
@@ -180,6 +187,7 @@ export async function resetCompletion(
         type: "lesson_completion_reset",
         data: {
           courseId: lesson.courseId,
+          userId,
           lessonId,
           moduleId: lesson.moduleId,
           enrollmentId: enrollment?.id ?? removed.enrollmentId,

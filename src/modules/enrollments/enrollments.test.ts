@@ -105,6 +105,9 @@ describe("enrollments", () => {
     expect(event?.data).toEqual({
       enrollmentId: enrollment.id,
       courseId,
+      userId: user.id,
+      // The enrollment as this answer gave it.
+      enrollment,
       role: "student",
       status: "active",
       source: "api",
@@ -129,7 +132,16 @@ describe("enrollments", () => {
     expect(dropped.body).toBe("");
     expect((await rowOf(a, enrollment.id))?.status).toBe("dropped");
     const dropEvents = await eventsOf(a, "enrollment_dropped");
-    expect(dropEvents.map((e) => e.data)).toEqual([{ enrollmentId: enrollment.id, courseId, mode: "drop" }]);
+    expect(dropEvents.map((e) => e.data)).toEqual([
+      {
+        enrollmentId: enrollment.id,
+        courseId,
+        userId: user.id,
+        enrollment: (await call(a, keyA, "GET", `/enrollments/${enrollment.id}`)).json(),
+        mode: "drop",
+      },
+    ]);
+    expect(dropEvents[0]?.data).toMatchObject({ enrollment: { status: "dropped" } });
     // Dropping a dropped enrollment changes nothing and says nothing.
     expect((await call(a, keyA, "DELETE", `/enrollments/${enrollment.id}`)).statusCode).toBe(204);
     expect(await eventsOf(a, "enrollment_dropped")).toHaveLength(1);
@@ -140,9 +152,12 @@ describe("enrollments", () => {
     const deleted = await call(a, keyA, "DELETE", `/enrollments/${again.json().id}?mode=delete`);
     expect(deleted.statusCode).toBe(204);
     expect(await rowOf(a, again.json().id)).toBeUndefined();
+    // A deleted enrollment is carried as it read just before the deletion.
     expect((await eventsOf(a, "enrollment_dropped")).map((e) => e.data)).toContainEqual({
       enrollmentId: again.json().id,
       courseId,
+      userId: user.id,
+      enrollment: again.json(),
       mode: "delete",
     });
     expect((await call(a, keyA, "GET", `/enrollments/${again.json().id}`)).statusCode).toBe(404);

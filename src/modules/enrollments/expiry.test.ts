@@ -67,6 +67,8 @@ describe("enrollment expiry", () => {
     expect(event?.data).toEqual({
       enrollmentId: ids.lapsed,
       courseId: course.courseId,
+      userId: lapsed?.id,
+      enrollment: expect.objectContaining({ id: ids.lapsed, status: "expired", expiresAt: past }),
       expiresAt: past,
       progressPercent: 50,
     });

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { enrollments } from "../../db/schema/index.js";
 import { subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
+import { enrollmentAbout } from "./events.js";
 import { findUsers } from "./lookups.js";
 import { findEnrollments } from "./repo.js";
 
@@ -49,8 +50,7 @@ async function announce(tx: Executor, tenantId: string, ids: string[]): Promise<
       return {
         type: "enrollment_expired" as const,
         data: {
-          enrollmentId: e.id,
-          courseId: e.courseId,
+          ...enrollmentAbout(e),
           expiresAt: e.expiresAt as string,
           progressPercent: e.progressPercent,
         },

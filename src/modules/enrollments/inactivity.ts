@@ -4,6 +4,7 @@ import { toIso } from "../../db/schema/columns.js";
 import { subjectOf } from "../events/actor.js";
 import { emitEvents } from "../events/emit.js";
 import { getSettings } from "../settings/service.js";
+import { enrollmentAbout } from "./events.js";
 import { findUsers } from "./lookups.js";
 import { findEnrollments } from "./repo.js";
 
@@ -110,8 +111,7 @@ export async function emitEnrollmentInactivity(db: Db, at?: Date): Promise<numbe
             return {
               type: "enrollment_inactive" as const,
               data: {
-                enrollmentId: e.id,
-                courseId: e.courseId,
+                ...enrollmentAbout(e),
                 lastActivityAt: c.lastActivityAt,
                 inactiveDays: Math.floor((now.getTime() - Date.parse(c.activityAt)) / DAY_MS),
                 thresholdDays: days,

@@ -6,6 +6,7 @@ import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.j
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { admitStudent } from "../users/service.js";
+import { enrollmentAbout } from "./events.js";
 import { existingClassGroups, existingCourses, findUserBrief, findUsers, type UserBrief } from "./lookups.js";
 import * as repo from "./repo.js";
 import type {
@@ -132,8 +133,7 @@ export async function createEnrollment(
       tenantId,
       type: "enrollment_created",
       data: {
-        enrollmentId: enrollment.id,
-        courseId: enrollment.courseId,
+        ...enrollmentAbout(enrollment),
         role: enrollment.role,
         status: enrollment.status,
         source: enrollment.source,
@@ -146,18 +146,19 @@ export async function createEnrollment(
   });
 }
 
+/** `enrollment_dropped`, carrying the enrollment as it reads after the drop, or as it read before deletion. */
 async function emitDropped(
   tx: Executor,
   tenantId: string,
   actor: Actor,
-  enrollment: repo.LockedEnrollment,
+  enrollment: EnrollmentRecord,
   mode: DeleteMode,
 ): Promise<void> {
   const user = await findUserBrief(tx, tenantId, enrollment.userId);
   await emitEvent(tx, {
     tenantId,
     type: "enrollment_dropped",
-    data: { enrollmentId: enrollment.id, courseId: enrollment.courseId, mode },
+    data: { ...enrollmentAbout(enrollment), mode },
     actor: eventActorOf(actor),
     subject: user === undefined ? null : subjectOf(user),
   });
@@ -193,10 +194,11 @@ export async function updateEnrollment(
     }
     // Taking a dropped enrollment back can meet the user's newer current one in the same course.
     await repo.updateEnrollment(tx, tenantId, id, input).catch(alreadyEnrolled);
+    const updated = (await repo.findEnrollment(tx, tenantId, id)) as EnrollmentRecord;
     if (input.status === "dropped" && current.status !== "dropped") {
-      await emitDropped(tx, tenantId, actor, current, "drop");
+      await emitDropped(tx, tenantId, actor, updated, "drop");
     }
-    return (await repo.findEnrollment(tx, tenantId, id)) as EnrollmentRecord;
+    return updated;
   });
 }
 
@@ -216,13 +218,19 @@ export async function deleteEnrollment(
     const current = await repo.lockEnrollment(tx, tenantId, id);
     if (current === undefined) throw notFound();
     if (mode === "delete") {
+      const before = (await repo.findEnrollment(tx, tenantId, id)) as EnrollmentRecord;
       await repo.detachCompletions(tx, tenantId, current);
       await repo.deleteEnrollment(tx, tenantId, id);
+      await emitDropped(tx, tenantId, actor, before, mode);
     } else if (current.status !== "dropped") {
       await repo.updateEnrollment(tx, tenantId, id, { status: "dropped" });
-    } else {
-      return;
+      await emitDropped(
+        tx,
+        tenantId,
+        actor,
+        (await repo.findEnrollment(tx, tenantId, id)) as EnrollmentRecord,
+        mode,
+      );
     }
-    await emitDropped(tx, tenantId, actor, current, mode);
   });
 }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformEvents } from "../../db/schema/index.js";
 import { type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
+import { EVENT_SAMPLES } from "./catalogue.js";
 import { emitEvent } from "./emit.js";
 import { purgeExpired } from "./retention.js";
 
@@ -14,7 +15,7 @@ afterAll(() => h.close());
 describe("the retention purge", () => {
   it("deletes events older than 30 days and keeps the rest", async () => {
     const t = await makeTenant(h);
-    const data = { userId: t.adminUserId, role: "teacher", status: "active" };
+    const data = { ...EVENT_SAMPLES.user_created, userId: t.adminUserId, role: "teacher" as const };
     const old = await emitEvent(h.database.db, {
       tenantId: t.id,
       type: "user_created",

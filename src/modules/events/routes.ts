@@ -7,6 +7,7 @@ import type { AppContext } from "../../platform/context.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { IdParams, IsoDateTime, requireUuid, Uuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { EVENT_SAMPLES } from "./catalogue.js";
 import { EVENT_COLUMNS, type EventRow, ListEventsQuery, listEvents, retained } from "./list.js";
 
 /** Events are kept this long; older ones are 404 at once, and the worker deletes them daily. */
@@ -32,20 +33,14 @@ const PlatformEvent = Type.Object(
         type: "enrollment_completed",
         schemaVersion: 1,
         occurredAt: "2026-11-23T12:00:00.000Z",
-        actor: { type: "user", id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d" },
+        actor: { type: "user", id: EVENT_SAMPLES.enrollment_completed.userId },
         user: {
-          id: "9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+          id: EVENT_SAMPLES.enrollment_completed.userId,
           name: "João Pereira",
           email: "joao.pereira@colegioaurora.com.br",
           role: "student",
         },
-        data: {
-          enrollmentId: "8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d",
-          courseId: "1d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
-          completedAt: "2026-11-23T12:00:00.000Z",
-          progressPercent: 100,
-          finalScore: 87.5,
-        },
+        data: EVENT_SAMPLES.enrollment_completed,
       },
     ],
   },

@@ -74,10 +74,11 @@ export async function acceptInvite(
           );
     await repo.insertPasswordHash(tx, tenantId, user.id, passwordHash);
     await repo.setStatus(tx, tenantId, invite.id, "accepted", user.id);
+    const accepted = (await repo.findInvite(tx, tenantId, invite.id)) as InviteRecord;
     await emitEvent(tx, {
       tenantId,
       type: "invite_accepted",
-      data: { ...lifecycleOf(invite), userId: user.id },
+      data: { ...lifecycleOf(accepted), userId: user.id },
       actor: { type: "user", id: user.id },
       subject: { id: user.id, name: user.name, email: user.email, role: user.role },
     });

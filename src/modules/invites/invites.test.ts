@@ -125,7 +125,10 @@ describe("creating invitations", () => {
       courseIds: [],
       classGroupIds: [group.id],
       expiresAt: body.expiresAt,
+      // The invitation as GET /invites/:id answers it: never its token.
+      invite: record,
     });
+    expect(JSON.stringify(sent[0]?.data)).not.toContain(body.token);
     expect(sent[0]?.actor).toMatchObject({ type: "api_key" });
   });
 

@@ -21,5 +21,6 @@ export function lifecycleOf(invite: InviteRecord): EventPayloads["invite_sent"] 
     courseIds: invite.courseIds,
     classGroupIds: invite.classGroupIds,
     expiresAt: invite.expiresAt,
+    invite,
   };
 }

@@ -196,7 +196,7 @@ export async function revokeInvite(db: Executor, tenantId: string, actor: Actor,
     await emitEvent(tx, {
       tenantId,
       type: "invite_revoked",
-      data: lifecycleOf(current),
+      data: lifecycleOf((await repo.findInvite(tx, tenantId, id)) as InviteRecord),
       actor: eventActorOf(actor),
     });
   });

@@ -187,6 +187,21 @@ export async function completeUpload(
   return withUrl(deps, settled, origin);
 }
 
+/**
+ * The ids, names and object every media event carries: the file as `GET /media/:id` answers it, without a
+ * download link (a signed link is a credential, and it would expire before a retried delivery).
+ */
+export function mediaAbout(row: MediaRow) {
+  return {
+    mediaId: row.id,
+    kind: row.kind,
+    filename: row.filename,
+    contentType: row.contentType,
+    folderId: row.folderId,
+    media: toRecord(row),
+  };
+}
+
 /** Sets the file `ready` or `failed` and emits its event, inside the caller's transaction. */
 export async function markDone(
   tx: Parameters<typeof repo.updateMedia>[0],
@@ -203,13 +218,7 @@ export async function markDone(
       ? { status: "ready", readyAt: now, error: null }
       : { status: "failed", error: failure },
   )) as MediaRow;
-  const common = {
-    mediaId: updated.id,
-    kind: updated.kind,
-    filename: updated.filename,
-    contentType: updated.contentType,
-    folderId: updated.folderId,
-  };
+  const common = mediaAbout(updated);
   if (failure === undefined) {
     await emitEvent(tx, {
       tenantId: updated.tenantId,

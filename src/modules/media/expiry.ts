@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { media } from "../../db/schema/index.js";
 import { emitEvents } from "../events/emit.js";
-import { VERIFICATION_STALE_SECONDS } from "./complete.js";
+import { mediaAbout, VERIFICATION_STALE_SECONDS } from "./complete.js";
 import type { MediaRow } from "./repo.js";
 import { type MediaDeps, removeBytes } from "./service.js";
 
@@ -17,44 +17,34 @@ export const PENDING_GRACE_SECONDS = 3600;
  */
 export async function expireUploads(deps: MediaDeps): Promise<number> {
   const expired = await deps.db.transaction(async (tx) => {
-    const result = (await tx.execute(sql`
-      UPDATE ${media} SET status = 'failed', error = 'upload_expired', updated_at = now()
-      WHERE (tenant_id, id) IN (
-        SELECT tenant_id, id FROM ${media}
-        WHERE status IN ('pending_upload', 'verifying')
-          AND upload_expires_at < now() - make_interval(secs => ${PENDING_GRACE_SECONDS})
-          AND (status = 'pending_upload'
-            OR updated_at < now() - make_interval(secs => ${VERIFICATION_STALE_SECONDS}))
-        ORDER BY upload_expires_at LIMIT ${BATCH}
-        FOR UPDATE SKIP LOCKED)
-      RETURNING tenant_id AS "tenantId", id, kind, filename, content_type AS "contentType",
-        folder_id AS "folderId", storage, storage_key AS "storageKey"`)) as unknown as {
-      rows: Pick<
-        MediaRow,
-        "tenantId" | "id" | "kind" | "filename" | "contentType" | "folderId" | "storage" | "storageKey"
-      >[];
-    };
-    const byTenant = new Map<string, typeof result.rows>();
-    for (const row of result.rows) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
-    for (const [tenantId, rows] of byTenant) {
+    const rows: MediaRow[] = await tx
+      .update(media)
+      .set({ status: "failed", error: "upload_expired", updatedAt: sql`now()` })
+      .where(
+        sql`(${media.tenantId}, ${media.id}) IN (
+          SELECT tenant_id, id FROM ${media}
+          WHERE status IN ('pending_upload', 'verifying')
+            AND upload_expires_at < now() - make_interval(secs => ${PENDING_GRACE_SECONDS})
+            AND (status = 'pending_upload'
+              OR updated_at < now() - make_interval(secs => ${VERIFICATION_STALE_SECONDS}))
+          ORDER BY upload_expires_at LIMIT ${BATCH}
+          FOR UPDATE SKIP LOCKED)`,
+      )
+      .returning();
+    const byTenant = new Map<string, MediaRow[]>();
+    for (const row of rows) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
+    for (const [tenantId, list] of byTenant) {
       await emitEvents(
         tx,
         tenantId,
-        rows.map((row) => ({
+        list.map((row) => ({
           type: "media_failed" as const,
-          data: {
-            mediaId: row.id,
-            kind: row.kind,
-            filename: row.filename,
-            contentType: row.contentType,
-            folderId: row.folderId,
-            error: "upload_expired",
-          },
+          data: { ...mediaAbout(row), error: "upload_expired" },
           actor: { type: "system" as const },
         })),
       );
     }
-    return result.rows;
+    return rows;
   });
   await removeBytes(deps, expired);
   return expired.length;

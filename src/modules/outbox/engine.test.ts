@@ -4,6 +4,7 @@
  * comes back after its backend is killed); a per-endpoint cap that keeps an endpoint hanging until the timeout from
  * holding more than its share of the send slots; and successes recorded in batches, fenced like single records.
  */
+
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -21,6 +22,7 @@ import {
 import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { claimDue } from "./claim.js";
 import { recordSuccesses } from "./record.js";
@@ -108,6 +110,7 @@ async function emit(tenant: TestTenant): Promise<void> {
       type: "lesson_completed",
       actor: { type: "system" },
       data: {
+        ...EVENT_SAMPLES.lesson_completed,
         courseId: randomUUID(),
         lessonId: randomUUID(),
         moduleId: null,

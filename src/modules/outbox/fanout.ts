@@ -83,6 +83,7 @@ function deliveryRow(automation: MatchedAutomation, event: FanOutEvent): Deliver
     event: event.data,
     user: event.subject,
     timestamp: event.occurredAt,
+    eventId: event.id,
     automation: { id: automation.id, name: automation.name },
   };
   const rendered = renderRequest(action, context, event);
@@ -192,7 +193,7 @@ async function insertDeliveries(tx: Executor, rows: readonly DeliveryRow[]): Pro
 export function renderRequest(
   action: WebhookRequestTemplate,
   context: TemplateContext,
-  event: Pick<FanOutEvent, "type" | "occurredAt" | "data">,
+  event: Pick<FanOutEvent, "id" | "type" | "occurredAt" | "data">,
 ): { headers: Record<string, string>; body: string; error?: string } {
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(action.headers ?? {})) {
@@ -201,13 +202,16 @@ export function renderRequest(
     headers[name] = value.value;
   }
   if (action.body === undefined) {
-    // The contract's default payload.
-    return {
-      headers,
-      body: JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event.data }),
-    };
+    // The contract's default payload `{type, timestamp, data}`, led by the event's id: the body a receiver logs
+    // names the event it can fetch again (`GET /events/:id`) and deduplicate on.
+    return { headers, body: defaultBody(event) };
   }
   const body = renderJsonTemplate(action.body, context);
   if (!body.ok) return { headers, body: "", error: `body: ${body.message}` };
   return { headers, body: body.text };
+}
+
+/** The body an automation without a `body` template, and every webhook endpoint, sends. */
+export function defaultBody(event: Pick<FanOutEvent, "id" | "type" | "occurredAt" | "data">): string {
+  return JSON.stringify({ id: event.id, type: event.type, timestamp: event.occurredAt, data: event.data });
 }

@@ -44,7 +44,7 @@ const unescapeHeader = (value: string): unknown => JSON.parse(`"${value}"`);
 describe("validateTemplate", () => {
   it("accepts the documented paths and lists them", () => {
     const body =
-      '{"user": {{user.name}}, "score": "{{ event.score }}", "first": {{event.courseIds.0}}, "a": "{{automation.id}} {{automation.name}}", "at": "{{timestamp}}"}';
+      '{"user": {{user.name}}, "score": "{{ event.score }}", "first": {{event.courseIds.0}}, "a": "{{automation.id}} {{automation.name}}", "at": "{{timestamp}}", "id": "{{eventId}}"}';
     expect(validateTemplate(body)).toEqual({
       ok: true,
       paths: [
@@ -54,6 +54,7 @@ describe("validateTemplate", () => {
         "automation.id",
         "automation.name",
         "timestamp",
+        "eventId",
       ],
     });
     expect(validateTemplate("Bearer {{event.token}}", { mode: "header" }).ok).toBe(true);

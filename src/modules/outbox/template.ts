@@ -42,6 +42,8 @@ export interface TemplateContext {
   automation?: { id: string; name: string };
   /** ISO 8601; the engine decides which moment (the event's `occurredAt` is the stable choice across retries). */
   timestamp?: string;
+  /** The event's id (`GET /events/:id`), the same in every delivery and retry of it. */
+  eventId?: string;
 }
 
 export type TemplateMode = "json" | "header";
@@ -86,8 +88,8 @@ function pathIssue(path: string): string | undefined {
   if ((root === "event" || root === "user") && rest.length > 0) return undefined;
   if (root === "automation" && rest.length === 1 && (rest[0] === "id" || rest[0] === "name"))
     return undefined;
-  if (root === "timestamp" && rest.length === 0) return undefined;
-  return `{{${path}}}: unknown path; use event.*, user.*, automation.id, automation.name or timestamp`;
+  if ((root === "timestamp" || root === "eventId") && rest.length === 0) return undefined;
+  return `{{${path}}}: unknown path; use event.*, user.*, automation.id, automation.name, timestamp or eventId`;
 }
 
 /**
@@ -241,6 +243,8 @@ function resolve(slot: Slot, context: TemplateContext): Lookup {
       return lookupOwn(context.automation, rest);
     case "timestamp":
       return context.timestamp === undefined ? MISSING : { found: true, value: context.timestamp };
+    case "eventId":
+      return context.eventId === undefined ? MISSING : { found: true, value: context.eventId };
     default:
       return MISSING;
   }

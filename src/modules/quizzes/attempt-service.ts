@@ -93,10 +93,12 @@ function responsesOf(attempt: repo.AttemptRow, answers: readonly AnswerInputType
 }
 
 function eventData(quiz: QuizRow, row: repo.AttemptRow, scale: GradingScale) {
+  const attempt = toRecord(row, scale);
   return {
     courseId: quiz.courseId,
     quizId: quiz.id,
     attemptId: row.id,
+    userId: row.userId,
     attemptNumber: row.attemptNumber,
     score: row.score ?? 0,
     maxScore: row.maxScore ?? 0,
@@ -107,7 +109,8 @@ function eventData(quiz: QuizRow, row: repo.AttemptRow, scale: GradingScale) {
     enrollmentId: row.enrollmentId,
     gradingStatus: row.status === "pending_review" ? ("pending_review" as const) : ("graded" as const),
     timeSpentSeconds: row.timeSpentSeconds,
-    letterGrade: toRecord(row, scale).letterGrade,
+    letterGrade: attempt.letterGrade,
+    attempt,
   };
 }
 

@@ -216,6 +216,7 @@ describe("attempts", () => {
       courseId: s.lesson.courseId,
       quizId: s.quizId,
       attemptId: attempt.id,
+      userId: s.userId,
       attemptNumber: 1,
       score: 8,
       maxScore: 12,
@@ -227,6 +228,8 @@ describe("attempts", () => {
       gradingStatus: "graded",
       timeSpentSeconds: 300,
       letterGrade: "D",
+      // The attempt as the submission answered it.
+      attempt: done,
     });
     expect(event?.subject).toMatchObject({ id: s.userId, role: "student" });
     expect(event?.actor).toMatchObject({ type: "api_key" });

@@ -151,25 +151,36 @@ export async function bulkCreateUsers(
 
     const memberships: classes.NewMembership[] = [];
     const by = eventActorOf(actor);
-    const createdEvents = created.map((c) => {
-      const id = idByEmail.get(c.key) as string;
-      const subject = subjectOf({ id, name: c.name, email: c.email, role: c.role });
+    for (const c of created) {
+      const subject = subjectOf({
+        id: idByEmail.get(c.key) as string,
+        name: c.name,
+        email: c.email,
+        role: c.role,
+      });
       const role = classes.memberRoleFor(c.role);
       for (const classGroupId of c.groupIds) memberships.push({ classGroupId, role, user: subject });
-      return {
-        type: "user_created" as const,
-        data: { userId: id, role: c.role, status: "active" },
-        actor: by,
-        subject,
-      };
-    });
-    // A chunk of events a statement, the loop given a turn between them.
-    await inChunks(createdEvents, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined));
+    }
     await classes.addMemberships(tx, tenantId, actor, memberships);
 
+    // Read once the memberships exist: each user_created carries the user as GET /users/:id answers it.
     const records = new Map(
       (await repo.findUsers(tx, tenantId, [...idByEmail.values()])).map((u) => [u.id, u]),
     );
+    const createdEvents = created.flatMap((c) => {
+      const user = records.get(idByEmail.get(c.key) as string);
+      if (user === undefined) return [];
+      return [
+        {
+          type: "user_created" as const,
+          data: { userId: user.id, role: user.role, status: user.status, user },
+          actor: by,
+          subject: subjectOf(user),
+        },
+      ];
+    });
+    // A chunk of events a statement, the loop given a turn between them.
+    await inChunks(createdEvents, (chunk) => emitEvents(tx, tenantId, chunk).then(() => undefined));
     for (const c of created) {
       const user = records.get(idByEmail.get(c.key) as string);
       outcomes[c.index] = { index: c.index, status: "created", user };

@@ -120,26 +120,29 @@ export async function createUser(
     await applyProfileValues(tx, tenantId, id, input.profileFields, {
       creating: options.profileRequired ?? true,
     });
-    const created = (await repo.findUser(tx, tenantId, id)) as UserRecord;
-    const subject = subjectOf(created);
-    await emitEvent(tx, {
-      tenantId,
-      type: "user_created",
-      data: { userId: created.id, role: created.role, status: created.status },
-      actor: eventActorOf(actor),
-      subject,
-    });
-    const role = classes.memberRoleFor(created.role);
+    const inserted = (await repo.findUser(tx, tenantId, id)) as UserRecord;
+    const subject = subjectOf(inserted);
+    const role = classes.memberRoleFor(inserted.role);
     await classes.addMemberships(
       tx,
       tenantId,
       actor,
       groupIds.map((classGroupId) => ({ classGroupId, role, user: subject })),
     );
+    // Read again once in its class groups: user_created carries the user as GET /users/:id answers it.
+    const created =
+      groupIds.length === 0 ? inserted : ((await repo.findUser(tx, tenantId, id)) as UserRecord);
+    await emitEvent(tx, {
+      tenantId,
+      type: "user_created",
+      data: { userId: created.id, role: created.role, status: created.status, user: created },
+      actor: eventActorOf(actor),
+      subject,
+    });
     if (input.sendInvite === true) {
       await inviteToActivate(tx, tenantId, actor, created, groupIds, mail as MailDeps);
     }
-    return groupIds.length === 0 ? created : ((await repo.findUser(tx, tenantId, id)) as UserRecord);
+    return created;
   });
 }
 
@@ -266,7 +269,7 @@ export async function updateUser(
     const events: EventInput[] = [
       {
         type: "user_updated",
-        data: { userId: id, changedFields: changed },
+        data: { userId: id, changedFields: changed, user: after },
         actor: eventActorOf(actor),
         subject: subjectOf(after),
       },
@@ -274,7 +277,7 @@ export async function updateUser(
     if (changed.includes("status") && after.status === "suspended") {
       events.push({
         type: "user_deactivated",
-        data: { userId: id, reason: "suspended" },
+        data: { userId: id, reason: "suspended", user: after },
         actor: eventActorOf(actor),
         subject: subjectOf(after),
       });
@@ -298,7 +301,7 @@ export async function deleteUser(db: Executor, tenantId: string, actor: Actor, i
     await emitEvent(tx, {
       tenantId,
       type: "user_deactivated",
-      data: { userId: id, reason: "deleted" },
+      data: { userId: id, reason: "deleted", user },
       actor: eventActorOf(actor),
       subject: subjectOf(user),
     });

@@ -190,7 +190,8 @@ describe("updating users", () => {
     expect(res.statusCode).toBe(200);
     const events = await eventsOf("user_updated", u.id);
     expect(events).toHaveLength(1);
-    expect(events[0]?.data).toEqual({ userId: u.id, changedFields: ["name"] });
+    // The user as this answer gave it.
+    expect(events[0]?.data).toEqual({ userId: u.id, changedFields: ["name"], user: res.json() });
     expect(events[0]?.subject).toMatchObject({ id: u.id, name: "Carlos Alberto", role: "teacher" });
     expect(events[0]?.actor).toMatchObject({ type: "api_key" });
   });
@@ -234,6 +235,7 @@ describe("updating users", () => {
     expect((await eventsOf("user_updated", u.id))[0]?.data).toEqual({
       userId: u.id,
       changedFields: ["classGroupIds"],
+      user: res.json(),
     });
     const added = await eventsOf("class_member_added", u.id);
     expect(added.map((e) => (e.data as { classGroupId: string }).classGroupId).sort()).toEqual(

@@ -427,8 +427,13 @@ describe("reading, changing and deleting users", () => {
       .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, "user_deactivated")))
       .orderBy(platformEvents.occurredAt);
     expect(deactivated.map((e) => e.data)).toEqual([
-      { userId: other.json().id, reason: "suspended" },
-      { userId: other.json().id, reason: "deleted" },
+      {
+        userId: other.json().id,
+        reason: "suspended",
+        user: expect.objectContaining({ id: other.json().id, status: "suspended" }),
+      },
+      // The user as it read just before the deletion.
+      { userId: other.json().id, reason: "deleted", user: expect.objectContaining({ id: other.json().id }) },
     ]);
   });
   it("lets only an administrator's session change an administrator's e-mail or name, invited or active", async () => {

@@ -31,7 +31,9 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "The event catalogue",
-        description: "Every event an endpoint or automation can receive, with its payload version.",
+        description:
+          "Every event an endpoint or automation can receive, with its payload version. The schema of each " +
+          "event's body is the OpenAPI document's `webhooks` entry of the same name.",
         response: { 200: EventTypeList },
       },
     },
@@ -64,7 +66,8 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
         summary: "Subscribe a URL to events",
         description:
           "Each endpoint gets its own `whsec_` signing secret (shown here; read it again at `…/signing-secret`). " +
-          "Deliveries carry `{type, timestamp, data}`, signed per Standard Webhooks, and are retried and logged " +
+          "Deliveries carry `{id, type, timestamp, data}` (the event's id, then the contract's fields; the " +
+          "OpenAPI document's `webhooks` gives each event's schema), signed per Standard Webhooks, and are retried and logged " +
           "like an automation's. A URL that is not public http(s) is 400 with field `url`.",
         body: CreateEndpointBody,
         response: { 201: CreatedEndpoint },

@@ -18,7 +18,7 @@ import type { CreateEndpointInput, EndpointRecord, UpdateEndpointInput } from ".
 /**
  * Webhook endpoints are subscriptions of a URL to event types (Svix-style). They are stored as automations of kind
  * `endpoint`, so they share signing secrets, the outbox, the worker and the delivery log; they always send the
- * default payload `{type, timestamp, data}`.
+ * default payload `{id, type, timestamp, data}`.
  */
 const KIND = "endpoint";
 

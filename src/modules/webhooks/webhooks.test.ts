@@ -16,7 +16,7 @@ import {
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
-import { EVENT_TYPES } from "../events/catalogue.js";
+import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 
 let h: Harness;
@@ -93,6 +93,7 @@ describe("webhook endpoints", () => {
       await call(a, "POST", "/api/institution/webhooks", { url: URL_OK, eventTypes: ["quiz_submitted"] })
     ).json();
     const data = {
+      ...EVENT_SAMPLES.quiz_submitted,
       courseId: null,
       quizId: "q1",
       attemptId: "a1",
@@ -107,7 +108,7 @@ describe("webhook endpoints", () => {
       gradingStatus: "graded" as const,
       timeSpentSeconds: null,
     };
-    await emitEvent(h.database.db, {
+    const emitted = await emitEvent(h.database.db, {
       tenantId: a.t.id,
       type: "quiz_submitted",
       data,
@@ -122,6 +123,7 @@ describe("webhook endpoints", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.eventType).toBe("quiz_submitted");
     expect(JSON.parse(rows[0]?.body ?? "")).toEqual({
+      id: emitted.id,
       type: "quiz_submitted",
       timestamp: expect.any(String),
       data,

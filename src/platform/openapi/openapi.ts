@@ -361,12 +361,22 @@ function isPage(response: Json | undefined): boolean {
   return properties !== undefined && "pagination" in properties && "data" in properties;
 }
 
+/** What the modules add to the document beside their routes. */
+export interface DocumentExtras {
+  /** OpenAPI 3.1's top-level `webhooks`: the requests the service sends, by name. */
+  webhooks?: Json;
+  /** Security schemes those requests use (how a receiver authenticates them). */
+  securitySchemes?: Json;
+}
+
 /** Finishes the document: operation ids, error responses, headers, parameters and optional bodies. */
-function finishDocument(doc: Json): Json {
+function finishDocument(doc: Json, extras: DocumentExtras): Json {
+  if (extras.webhooks !== undefined) doc.webhooks = extras.webhooks;
   const components = (doc.components ?? {}) as Json;
   components.responses = { ...((components.responses as Json) ?? {}), ...errorResponses() };
   components.headers = { ...((components.headers as Json) ?? {}), ...HEADERS };
   components.parameters = { ...((components.parameters as Json) ?? {}), IdempotencyKey: IDEMPOTENCY_KEY };
+  components.securitySchemes = { ...((components.securitySchemes as Json) ?? {}), ...extras.securitySchemes };
   doc.components = components;
   doc.servers = TENANT_SERVERS;
   const seen = new Map<string, string>();
@@ -434,7 +444,7 @@ function allFieldsOptional(body: Json): boolean {
 }
 
 /** OpenAPI 3.1 generated from the route schemas; each route's access declaration becomes its security. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, extras: DocumentExtras = {}): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -499,6 +509,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       return { schema: transformed, url };
     },
     transformObject: (documentObject) =>
-      finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
+      finishDocument((documentObject as { openapiObject: Json }).openapiObject, extras) as never,
   });
 }

@@ -1,0 +1,328 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOutboundClient } from "../../platform/outbound/client.js";
+import { makeCourse } from "../../test-support/catalogue.js";
+import {
+  bearer,
+  type Harness,
+  json,
+  makeKey,
+  makeTenant,
+  startHarness,
+  type TestTenant,
+} from "../../test-support/harness.js";
+import { expireEnrollments } from "../enrollments/expiry.js";
+import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
+import { drainOnce } from "../outbox/worker.js";
+import { makeQuizLesson } from "../quizzes/test-fixtures.js";
+
+// ajv-formats is published as CommonJS with a default export property.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/**
+ * Every event's payload is published in the OpenAPI document's `webhooks` (issue 21, point 2). These tests read
+ * that document as a receiver would and check against it what the delivery worker really sends to a receiver
+ * listening on this machine, after a tour of the API that causes most kinds of event. The schemas are applied
+ * strictly here (no field beyond those documented), so a field added to an event but not to its schema fails.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The schema with `additionalProperties: false` wherever it leaves them open: we send only what we document. */
+function strict(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(strict);
+  if (schema === null || typeof schema !== "object") return schema;
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = strict(value);
+  if (copy.type === "object" && copy.properties !== undefined && copy.additionalProperties === undefined) {
+    copy.additionalProperties = false;
+  }
+  return copy;
+}
+
+let h: Harness;
+let t: TestTenant;
+let key: string;
+let webhooks: Record<string, { post: { requestBody: { content: { "application/json": Json } } } }>;
+const validators = new Map<string, ValidateFunction>();
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+
+function validatorFor(type: string): ValidateFunction {
+  let validate = validators.get(type);
+  if (validate === undefined) {
+    const entry = webhooks[type]?.post.requestBody.content["application/json"];
+    expect(entry, `webhooks.${type}`).toBeDefined();
+    validate = ajv.compile(strict((entry as Json).schema) as object);
+    validators.set(type, validate);
+  }
+  return validate;
+}
+
+function expectValid(type: string, body: unknown): void {
+  const validate = validatorFor(type);
+  expect(validate(body), `${type}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const call = (method: Method, url: string, payload?: unknown) =>
+  h.inject({
+    method,
+    url: `/api/institution${url}`,
+    headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+async function ok(method: Method, url: string, payload?: unknown) {
+  const res = await call(method, url, payload);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+  return res.body === "" ? {} : res.json();
+}
+
+beforeAll(async () => {
+  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32" });
+  t = await makeTenant(h);
+  key = await makeKey(h, t, []);
+  const doc = await h.inject({ method: "GET", url: "/openapi.json" });
+  webhooks = doc.json().webhooks;
+});
+afterAll(() => h.close());
+
+describe("the OpenAPI document's webhooks", () => {
+  it("has one entry per event type, each a signed POST whose sample body fits its schema", async () => {
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const post = webhooks[type]?.post as unknown as Json;
+      expect(post.operationId).toBe(`webhook_${type}`);
+      const names = (post.parameters as { name: string }[]).map((p) => p.name);
+      expect(names).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      const content = (post.requestBody as { content: { "application/json": Json } }).content[
+        "application/json"
+      ];
+      expectValid(type, content.example);
+      expect((content.example as Json).data).toEqual(EVENT_SAMPLES[type]);
+    }
+  });
+
+  it("refuse a sample that lacks what the payload promises (the check can fail)", () => {
+    const { userId: _dropped, ...withoutUser } = EVENT_SAMPLES.enrollment_created;
+    const validate = validatorFor("enrollment_created");
+    expect(
+      validate({
+        id: crypto.randomUUID(),
+        type: "enrollment_created",
+        timestamp: new Date().toISOString(),
+        data: withoutUser,
+      }),
+    ).toBe(false);
+    expect(
+      validate({
+        id: crypto.randomUUID(),
+        type: "enrollment_created",
+        timestamp: new Date().toISOString(),
+        data: { ...EVENT_SAMPLES.enrollment_created, undocumented: 1 },
+      }),
+    ).toBe(false);
+  });
+});
+
+describe("what the worker really sends", () => {
+  interface Received {
+    headers: IncomingMessage["headers"];
+    body: Json;
+  }
+  const received: Received[] = [];
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: JSON.parse(body) as Json });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** Sends every due delivery of this tenant, as the worker does, until none is left. */
+  async function deliverAll(): Promise<void> {
+    const client = createOutboundClient(h.config.outbound);
+    for (let round = 0; round < 50; round++) {
+      const summary = await drainOnce(h.ctx, client, { tenantIds: [t.id], batchSize: 100 });
+      if (summary.claimed === 0) return;
+    }
+    throw new Error("deliveries kept coming");
+  }
+
+  it("fits each event's published schema, carries the event's id, the learner and the objects", async () => {
+    await ok("POST", "/webhooks", { url: `http://127.0.0.1:${port}/hook`, eventTypes: EVENT_TYPES });
+
+    // Courses: created, published, archived, deleted.
+    const course = await ok("POST", "/courses", { title: "Álgebra Linear" });
+    await ok("PATCH", `/courses/${course.id}`, { status: "published" });
+    await ok("PATCH", `/courses/${course.id}`, { status: "archived" });
+    await ok("DELETE", `/courses/${course.id}`);
+
+    // People: a class group, a student in it, then updated; a tag on and off; an invitation sent and revoked.
+    const group = await ok("POST", "/classes", { name: "Turma A", code: "TA" });
+    const student = await ok("POST", "/users", {
+      name: "Ana Souza",
+      email: "ana.payloads@x.test",
+      role: "student",
+      classGroupIds: [group.id],
+    });
+    await ok("PATCH", `/users/${student.id}`, { name: "Ana S. Souza" });
+    const tag = await ok("POST", "/tags", { name: "Bolsista", appliesTo: ["user"] });
+    await ok("POST", `/tags/${tag.id}/resources`, { resourceType: "user", ids: [student.id] });
+    await ok("POST", `/tags/${tag.id}/resources/remove`, { resourceType: "user", ids: [student.id] });
+    const invite = await ok("POST", "/invites", { email: "carla.payloads@x.test", role: "student" });
+    await ok("DELETE", `/invites/${invite.id}`);
+    const welcome = await ok("POST", "/invites", { email: "bia.payloads@x.test", role: "teacher" });
+    const accepted = await h.inject({
+      method: "POST",
+      url: "/api/invites/accept",
+      headers: { host: t.host, ...json },
+      payload: { token: welcome.token, name: "Bia", password: "uma senha longa e boa" },
+    });
+    expect(accepted.statusCode, accepted.body).toBeLessThan(300);
+
+    // Learning: an enrollment whose two lessons complete the course; one completion reset; a drop.
+    const content = await makeCourse(h.database.db, t.id, [{ lessons: [{}, {}] }]);
+    const enrollment = await ok("POST", "/enrollments", { userId: student.id, courseId: content.courseId });
+    for (const lessonId of content.lessonIds) {
+      await ok("PUT", `/lessons/${lessonId}/completions/${student.id}`, {});
+    }
+    await ok("DELETE", `/lessons/${content.lessonIds[0]}/completions/${student.id}`);
+    await ok("DELETE", `/enrollments/${enrollment.id}`);
+
+    // A quiz submitted at once; an enrollment that expires by the scheduler; settings changed; a suspension.
+    const quizLesson = await makeQuizLesson(h.database.db, t.id);
+    const bank = await ok("POST", "/question-banks", { title: "Bank" });
+    const questions = await ok("POST", `/question-banks/${bank.id}/questions`, {
+      items: [
+        {
+          type: "true_false",
+          stem: "T",
+          options: [
+            { id: "t", text: "V", isCorrect: true },
+            { id: "f", text: "F", isCorrect: false },
+          ],
+        },
+      ],
+    });
+    const quiz = await ok("POST", "/quizzes", {
+      lessonId: quizLesson.lessonId,
+      sections: [{ source: { type: "fixed", questionIds: [questions.data[0].id] } }],
+    });
+    await ok("POST", "/enrollments", { userId: student.id, courseId: quizLesson.courseId });
+    await ok("POST", `/quizzes/${quiz.id}/attempts`, {
+      userId: student.id,
+      answers: [{ questionId: questions.data[0].id, response: "t" }],
+    });
+    const expiring = await makeCourse(h.database.db, t.id, [{ lessons: [{}] }]);
+    const toExpire = await ok("POST", "/enrollments", { userId: student.id, courseId: expiring.courseId });
+    await h.database.db.execute(
+      sql`UPDATE enrollments SET expires_at = now() - interval '1 minute' WHERE id = ${toExpire.id}::uuid`,
+    );
+    expect(await expireEnrollments(h.database.db)).toBeGreaterThanOrEqual(1);
+    await ok("PATCH", "/settings", { inactivity: { userInactiveDays: 45 } });
+    await ok("PATCH", `/users/${student.id}`, { status: "suspended" });
+
+    await deliverAll();
+
+    const byType = new Map<string, Received[]>();
+    for (const r of received)
+      byType.set(r.body.type as string, [...(byType.get(r.body.type as string) ?? []), r]);
+    // Each kind the tour caused arrived, and fits its schema.
+    const caused = [
+      "course_created",
+      "course_published",
+      "course_archived",
+      "course_deleted",
+      "user_created",
+      "user_updated",
+      "user_deactivated",
+      "class_member_added",
+      "user_tag_added",
+      "user_tag_removed",
+      "invite_sent",
+      "invite_revoked",
+      "invite_accepted",
+      "enrollment_created",
+      "lesson_completed",
+      "module_completed",
+      "enrollment_progressed",
+      "enrollment_completed",
+      "lesson_completion_reset",
+      "enrollment_dropped",
+      "quiz_submitted",
+      "enrollment_expired",
+      "settings_updated",
+    ];
+    expect([...byType.keys()].sort()).toEqual(expect.arrayContaining(caused));
+    for (const r of received) expectValid(r.body.type as string, r.body);
+
+    // The body names the event (not the delivery): GET /events/:id reads the same payload back.
+    /** The delivery of `type` whose data matches (deliveries arrive in any order). */
+    const find = (type: string, match: Json) =>
+      (byType.get(type) ?? []).find((r) =>
+        Object.entries(match).every(([k, v]) => (r.body.data as Json)[k] === v),
+      ) as Received;
+    const created = find("enrollment_created", { enrollmentId: enrollment.id });
+    expect(created.body.id).not.toBe(created.headers["webhook-id"]);
+    const event = await ok("GET", `/events/${created.body.id}`);
+    expect(event).toMatchObject({ id: created.body.id, type: "enrollment_created", data: created.body.data });
+
+    // The learner, and the objects as the API answered them then.
+    const data = created.body.data as Json;
+    expect(data.userId).toBe(student.id);
+    expect(data.enrollment).toEqual(enrollment);
+    const user = find("user_created", { userId: student.id }).body.data as Json;
+    const { signIn: _onlyInTheCreateAnswer, ...asRead } = student;
+    expect(user.user).toEqual(asRead);
+    expect((user.user as Json).classGroupIds).toEqual([group.id]);
+    const completed = find("enrollment_completed", { enrollmentId: enrollment.id }).body.data as Json;
+    expect(completed).toMatchObject({
+      userId: student.id,
+      enrollment: { status: "completed", progressPercent: 100 },
+    });
+    const lesson = find("lesson_completed", { lessonId: content.lessonIds[0] }).body.data as Json;
+    expect(lesson).toMatchObject({
+      userId: student.id,
+      completion: { userId: student.id, lessonId: content.lessonIds[0] },
+    });
+    const quizData = find("quiz_submitted", { quizId: quiz.id }).body.data as Json;
+    expect(quizData).toMatchObject({ userId: student.id, attempt: { quizId: quiz.id, status: "graded" } });
+    const archived = find("course_archived", { courseId: course.id }).body.data as Json;
+    expect(archived.course).toMatchObject({ id: course.id, status: "archived" });
+    const revoked = find("invite_revoked", { inviteId: invite.id }).body.data as Json;
+    expect(revoked.invite).toMatchObject({ id: invite.id, status: "revoked" });
+    const welcomed = find("invite_accepted", { inviteId: welcome.id }).body.data as Json;
+    expect(welcomed.invite).toMatchObject({
+      id: welcome.id,
+      status: "accepted",
+      acceptedUserId: welcomed.userId,
+    });
+    const dropped = find("enrollment_dropped", { enrollmentId: enrollment.id }).body.data as Json;
+    expect(dropped).toMatchObject({
+      mode: "drop",
+      userId: student.id,
+      enrollment: { id: enrollment.id, status: "dropped" },
+    });
+  });
+});
