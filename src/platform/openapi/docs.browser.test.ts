@@ -58,4 +58,19 @@ describe.runIf(browserAvailable())("the API reference at /docs, in Chromium", ()
       true,
     );
   });
+
+  it("lists each event a webhook receives, with its payload", async () => {
+    // The document's top-level `webhooks`: Scalar shows them under their tag, each with its body's fields.
+    await page.getByText("webhooks", { exact: true }).first().click();
+    await page.getByText("A user was enrolled in a course.", { exact: true }).first().click();
+    // Its request panel is titled by the event's name, and its body documents the event's id.
+    const panel = page.getByText("enrollment_created", { exact: true }).first();
+    await panel.waitFor({ timeout: 15_000 });
+    await panel.scrollIntoViewIfNeeded();
+    await expect(
+      page.getByText("The event's id: the same in every delivery").first().isVisible(),
+    ).resolves.toBe(true);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/docs-webhook-enrollment-created.png` });
+  });
 });
