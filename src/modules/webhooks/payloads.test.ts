@@ -15,8 +15,11 @@ import {
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
+import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
+import { png } from "../../test-support/media-files.js";
 import { expireEnrollments } from "../enrollments/expiry.js";
 import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
+import { expireInvites } from "../invites/expiry.js";
 import { drainOnce } from "../outbox/worker.js";
 import { makeQuizLesson } from "../quizzes/test-fixtures.js";
 
@@ -84,7 +87,7 @@ async function ok(method: Method, url: string, payload?: unknown) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32" });
+  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32", MEDIA_DIR: mediaDir() });
   t = await makeTenant(h);
   key = await makeKey(h, t, []);
   const doc = await h.inject({ method: "GET", url: "/openapi.json" });
@@ -241,6 +244,19 @@ describe("what the worker really sends", () => {
     );
     expect(await expireEnrollments(h.database.db)).toBeGreaterThanOrEqual(1);
     await ok("PATCH", "/settings", { inactivity: { userInactiveDays: 45 } });
+    const theme = await ok("POST", "/themes", { name: "Institucional" });
+    await ok("POST", `/themes/${theme.id}/activate`);
+    const lapsing = await ok("POST", "/invites", { email: "lapsing.payloads@x.test", role: "student" });
+    await h.database.db.execute(
+      sql`UPDATE invites SET expires_at = now() - interval '1 minute' WHERE id = ${lapsing.id}::uuid`,
+    );
+    expect(await expireInvites(h.database.db)).toBeGreaterThanOrEqual(1);
+    await ok("PATCH", `/users/${student.id}`, { classGroupIds: [] });
+    // Files: one verified, one refused at completion (its bytes are not what it declared).
+    const ready = await uploadLocal(h, t, key, { contentType: "image/png", bytes: png() });
+    expect(ready.completed?.statusCode).toBe(200);
+    const refused = await uploadLocal(h, t, key, { contentType: "application/pdf", bytes: png() });
+    expect(refused.completed?.json()).toMatchObject({ status: "failed", error: "content_type_mismatch" });
     await ok("PATCH", `/users/${student.id}`, { status: "suspended" });
 
     await deliverAll();
@@ -273,6 +289,11 @@ describe("what the worker really sends", () => {
       "quiz_submitted",
       "enrollment_expired",
       "settings_updated",
+      "theme_activated",
+      "invite_expired",
+      "class_member_removed",
+      "media_ready",
+      "media_failed",
     ];
     expect([...byType.keys()].sort()).toEqual(expect.arrayContaining(caused));
     for (const r of received) expectValid(r.body.type as string, r.body);
@@ -318,6 +339,12 @@ describe("what the worker really sends", () => {
       status: "accepted",
       acceptedUserId: welcomed.userId,
     });
+    const lapsed = find("invite_expired", { inviteId: lapsing.id }).body.data as Json;
+    expect(lapsed.invite).toMatchObject({ id: lapsing.id, status: "expired" });
+    const file = find("media_ready", { mediaId: ready.media.id }).body.data as Json;
+    expect(file.media).toMatchObject({ id: ready.media.id, status: "ready", url: null, urlExpiresAt: null });
+    const failedFile = find("media_failed", { mediaId: refused.media.id }).body.data as Json;
+    expect(failedFile.media).toMatchObject({ status: "failed", error: failedFile.error });
     const dropped = find("enrollment_dropped", { enrollmentId: enrollment.id }).body.data as Json;
     expect(dropped).toMatchObject({
       mode: "drop",
