@@ -102,8 +102,11 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("the CLI beside a runnin
     // A worker joins it too, and leaves the server running when it stops.
     const worker = startChild("worker", (build as Build).entry("worker"), env);
     children.push(worker);
-    await worker.waitForLine((line) => line.includes("webhook delivery loop started"), 20_000);
+    const loop = await worker.waitForLine((line) => line.includes("webhook delivery loop started"), 20_000);
     expect(worker.tail(200)).toContain(`through process ${server.pid}`);
+    // No notification crosses the socket: it says it polls, and logs no error for it.
+    expect(JSON.parse(loop)).toMatchObject({ notified: false });
+    expect(worker.tail(200)).not.toMatch(/"level":50/);
     expect(await stopChild(worker)).toEqual({ code: 0, signal: null });
 
     const ready = await request(`http://127.0.0.1:${port}/readyz`);

@@ -47,9 +47,10 @@ export interface Database {
   /**
    * Calls `onNotify` for every `NOTIFY channel` committed by any session (any process, on a server), and once
    * more whenever the listening connection is re-established, since notifications sent while it was down are
-   * lost. Resolves once listening; the function it resolves to stops.
+   * lost. Resolves once listening; the function it resolves to stops. Absent where no notification reaches this
+   * process (the embedded database of another process, joined over its socket), which must poll.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
 }
 
 /** A channel name as LISTEN takes it: an identifier, so only these characters (it is spliced into the statement). */

@@ -63,11 +63,6 @@ export async function joinServedDatabase(
     async close() {
       await pool.end();
     },
-    // PGlite hands a notification to the process running it, in-process: none crosses the socket.
-    async listen() {
-      throw new Error(
-        "notifications do not reach a process joined to the embedded database over its socket; it polls instead",
-      );
-    },
+    // No listen: PGlite hands a notification to the process running it, in-process, and none crosses the socket.
   };
 }
