@@ -64,7 +64,8 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("the CLI beside a runnin
     const server = startChild("server", (build as Build).entry("server"), env);
     children.push(server);
     const total = knownMigrations();
-    await server.waitForLine((line) => line.includes("Aula API on"), 30_000);
+    // A first start creates the database and applies every migration: seconds, more on a busy machine.
+    await server.waitForLine((line) => line.includes("Aula API on"), 90_000);
     // Start-up said what it did, in order.
     const said = server
       .tail(200)
@@ -102,7 +103,7 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("the CLI beside a runnin
     // A worker joins it too, and leaves the server running when it stops.
     const worker = startChild("worker", (build as Build).entry("worker"), env);
     children.push(worker);
-    const loop = await worker.waitForLine((line) => line.includes("webhook delivery loop started"), 20_000);
+    const loop = await worker.waitForLine((line) => line.includes("webhook delivery loop started"), 30_000);
     expect(worker.tail(200)).toContain(`through process ${server.pid}`);
     // No notification crosses the socket: it says it polls, and logs no error for it.
     expect(JSON.parse(loop)).toMatchObject({ notified: false });
@@ -114,7 +115,7 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("the CLI beside a runnin
     expect(ready.statusCode).toBe(200);
     expect(await stopChild(server)).toEqual({ code: 0, signal: null });
     expect(existsSync(socketPath(dataDir))).toBe(false);
-  });
+  }, 180_000);
 
   it("opens the data directory itself when no server runs, and a worker has nothing to join", async () => {
     const user = await cli(

@@ -78,6 +78,7 @@ class Session implements QueueCalls {
   /** Each client's messages, one after another. */
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly gone = new Set<number>();
+  private readonly endings = new Map<number, Promise<void>>();
 
   constructor(
     private readonly client: PGlite,
@@ -99,18 +100,32 @@ class Session implements QueueCalls {
     this.gone.add(handlerId);
   }
 
-  /** The client has gone: end what it left open (an exchange, a transaction) and give the session back. */
-  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+  /**
+   * The client has gone: end what it left open (an exchange, a transaction) and give the session back. A handler
+   * can be detached twice at once (an error, then its close): both wait for the one ending.
+   */
+  clearTransactionIfNeeded(handlerId: number): Promise<void> {
     this.gone.add(handlerId);
+    let ending = this.endings.get(handlerId);
+    if (ending === undefined) {
+      ending = this.end(handlerId).finally(() => {
+        this.endings.delete(handlerId);
+        this.chains.delete(handlerId);
+        this.gone.delete(handlerId);
+      });
+      this.endings.set(handlerId, ending);
+    }
+    return ending;
+  }
+
+  private async end(handlerId: number): Promise<void> {
     await this.chains.get(handlerId);
-    this.chains.delete(handlerId);
-    this.gone.delete(handlerId);
     if (this.owner?.handlerId !== handlerId) return;
     try {
-      let status = await this.execute(SYNC_MESSAGE, () => {});
-      if (status !== IDLE) status = await this.execute(queryMessage("ROLLBACK"), () => {});
+      const status = await this.execute(SYNC_MESSAGE, () => {});
+      if (status !== IDLE) await this.execute(queryMessage("ROLLBACK"), () => {});
     } finally {
-      this.release();
+      this.release(handlerId);
     }
   }
 
@@ -122,7 +137,7 @@ class Session implements QueueCalls {
       const release = await this.acquire();
       this.owner = { handlerId, release };
       if (this.gone.has(handlerId)) {
-        this.release();
+        this.release(handlerId);
         throw new Error("Handler disconnected");
       }
     }
@@ -132,7 +147,7 @@ class Session implements QueueCalls {
       onData(data);
     });
     if (endsExchange(message) && status === IDLE) {
-      this.release();
+      this.release(handlerId);
     } else {
       this.holdTimer = setTimeout(() => this.onHeldTooLong(handlerId), this.holdLimitMs);
       this.holdTimer.unref();
@@ -167,11 +182,12 @@ class Session implements QueueCalls {
     });
   }
 
-  private release(): void {
-    clearTimeout(this.holdTimer);
+  private release(handlerId: number): void {
     const owner = this.owner;
+    if (owner?.handlerId !== handlerId) return;
+    clearTimeout(this.holdTimer);
     this.owner = undefined;
-    owner?.release();
+    owner.release();
   }
 }
 
