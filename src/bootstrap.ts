@@ -1,6 +1,8 @@
 import type { Config } from "./config/index.js";
 import { ConfigError } from "./config/index.js";
-import { DataDirInUseError, openDatabase } from "./db/client.js";
+import { EmbeddedDatabaseError, openDatabase } from "./db/client.js";
+import { EMBEDDED_WAIT_MS, type EmbeddedAccess } from "./db/data-dir.js";
+import { migrationSummary } from "./db/migrations-folder.js";
 import { type AppContext, createContext } from "./platform/context.js";
 
 export interface OpenContextOptions {
@@ -11,6 +13,10 @@ export interface OpenContextOptions {
   pgliteImage?: string;
   /** Told what start-up is doing (the database it opens, the migrations it applies), so a start is not silent. */
   onProgress?: (message: string) => void;
+  /** The embedded database when another process holds it (db/data-dir.ts); "open" unless said. */
+  embedded?: EmbeddedAccess;
+  /** The embedded database opened here, once migrated: serve it to other local processes (npm start). */
+  serve?: boolean;
 }
 
 /** What every entry point does first: open the configured database, bring its schema up to date, build the context. */
@@ -20,24 +26,33 @@ export async function openContext(
   options: OpenContextOptions = {},
 ): Promise<AppContext> {
   const say = options.onProgress ?? (() => {});
-  say(
-    config.db.url !== undefined
-      ? "database: connecting to PostgreSQL"
-      : config.db.dataDir === ":memory:"
-        ? "database: an embedded database in memory"
-        : `database: opening the embedded database in ${config.db.dataDir} (created on the first start)`,
-  );
+  const memory = config.db.url === undefined && config.db.dataDir === ":memory:";
   const database = await openDatabase({
     url: config.db.url,
     dataDir: config.db.dataDir,
     poolSize,
-    ...(options.pgliteImage !== undefined && config.db.url === undefined && config.db.dataDir === ":memory:"
-      ? { image: options.pgliteImage }
-      : {}),
+    ...(options.pgliteImage !== undefined && memory ? { image: options.pgliteImage } : {}),
+    embedded: options.embedded,
+    waitMs: memory ? 0 : EMBEDDED_WAIT_MS,
+    onProgress: say,
   });
   try {
-    const { applied, total } = await database.migrate();
-    say(`database: ${applied} migration${applied === 1 ? "" : "s"} applied (${total} in all)`);
+    say(`database: ${database.description}`);
+    say(`migrations: ${migrationSummary(await database.migrate())}`);
+    // Only once migrated: a process joining it never meets a schema half way.
+    if (options.serve && database.serve !== undefined) {
+      try {
+        say(
+          `database: serving other local processes (npm run cli, npm run worker) at ${await database.serve()}`,
+        );
+      } catch (err) {
+        // Serving is a convenience: the server runs without it, as before it existed.
+        say(
+          `database: not served to other local processes (${(err as Error).message}); the CLI needs this ` +
+            "server stopped, and npm run worker needs DATABASE_URL",
+        );
+      }
+    }
   } catch (err) {
     await database.close();
     throw err;
@@ -47,8 +62,10 @@ export async function openContext(
 
 /** Ends a process that could not start: configuration mistakes in one line, anything else in full. */
 export function exitOnStartupFailure(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+  if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);
+  } else if (err instanceof EmbeddedDatabaseError) {
+    console.error(`error: ${err.message}`);
   } else {
     console.error(err);
   }

@@ -1,14 +1,20 @@
 import { runCli, UsageError } from "./cli/run.js";
 import { ConfigError } from "./config/index.js";
-import { DataDirInUseError } from "./db/client.js";
+import { EmbeddedDatabaseError } from "./db/client.js";
 import { AppError } from "./platform/errors/app-error.js";
 import { translate } from "./platform/i18n/translate.js";
 
-runCli(process.argv.slice(2), { env: process.env, out: (line) => console.log(line) }).then(
+runCli(process.argv.slice(2), {
+  env: process.env,
+  out: (line) => console.log(line),
+  progress: (line) => console.error(line),
+}).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirInUseError) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
       console.error(`error: ${err.message}\n\nRun with --help for usage.`);
+    } else if (err instanceof EmbeddedDatabaseError) {
+      console.error(`error: ${err.message}`);
     } else if (err instanceof AppError) {
       const details = (err.details ?? [])
         .map((d) => `\n  ${d.field}: ${translate("en-US", d.key, d.params)}`)

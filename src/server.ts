@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // The app's own logger exists once the database is open; start-up says what it does before that.
   const startup = pino({ level: config.logLevel });
-  const ctx = await openContext(config, undefined, { onProgress: (message) => startup.info(message) });
+  const ctx = await openContext(config, undefined, {
+    onProgress: (message) => startup.info(message),
+    serve: true,
+  });
   const app = await buildApp(ctx);
   // Loaded only when it runs in this process: its mail and delivery clients (nodemailer, undici) are memory a
   // server started with WORKER=off (a worker process of its own) never uses.

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/index.js";
 import { openDatabase } from "../db/client.js";
+import { EMBEDDED_WAIT_MS } from "../db/data-dir.js";
+import { migrationSummary } from "../db/migrations-folder.js";
 import { setPassword } from "../modules/auth/service.js";
 import { createTenant, findTenantBySlug } from "../modules/tenants/service.js";
 import { createUser } from "../modules/users/service.js";
@@ -23,8 +25,9 @@ Commands:
   --help
       Shows this text.
 
-The database is the one the server uses: DATABASE_URL, or PGlite in DATA_DIR (default ./data).
-PGlite serves one process at a time: stop \`npm start\` before using the CLI on the embedded database.`;
+The database is the one the server uses: DATABASE_URL, or PGlite in DATA_DIR (default ./data). While
+\`npm start\` runs on the embedded database, the CLI goes through it (its socket in DATA_DIR/socket);
+otherwise it opens DATA_DIR itself. What it does with the database is said on stderr.`;
 
 function required(values: Record<string, string | boolean | undefined>, name: string): string {
   const v = values[name];
@@ -36,7 +39,10 @@ export class UsageError extends Error {}
 
 export interface CliIo {
   env: Record<string, string | undefined>;
+  /** The command's answer (stdout): with --json, one line a program can read. */
   out: (line: string) => void;
+  /** What it is doing meanwhile (stderr): the database it reached, the migrations. */
+  progress?: (line: string) => void;
 }
 
 /** Runs one CLI command; returns the exit code. Errors it cannot explain are thrown. */
@@ -67,17 +73,27 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`unknown command "${command}"`);
 
   const config = loadConfig({ LOG_LEVEL: "silent", ...io.env });
-  const database = await openDatabase({ url: config.db.url, dataDir: config.db.dataDir, poolSize: 2 });
+  const say = io.progress ?? (() => {});
+  const database = await openDatabase({
+    url: config.db.url,
+    dataDir: config.db.dataDir,
+    poolSize: 2,
+    embedded: "join-or-open",
+    waitMs: EMBEDDED_WAIT_MS,
+    onProgress: say,
+  });
   try {
-    const { applied, total } = await database.migrate();
+    say(`database: ${database.description}`);
+    const report = await database.migrate();
     if (command === "migrate") {
       io.out(
         values.json
-          ? JSON.stringify({ migrated: true, applied, total })
-          : `${applied} migration${applied === 1 ? "" : "s"} applied (${total} in all)`,
+          ? JSON.stringify({ migrated: true, ...report })
+          : `migrations: ${migrationSummary(report)}`,
       );
       return 0;
     }
+    say(`migrations: ${migrationSummary(report)}`);
     if (command === "tenant create") {
       const created = await createTenant(database.db, config.plans, {
         slug: required(values, "slug"),

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
@@ -15,7 +14,14 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { claimDataDir, type EmbeddedAccess, EmbeddedDatabaseError } from "./data-dir.js";
+import { joinServedDatabase } from "./joined.js";
+import { type MigrationReport, migrationsFolder, reportingMigration } from "./migrations-folder.js";
+import { type SocketServer, serveSocket } from "./pglite-socket.js";
 import * as schema from "./schema/index.js";
+
+export { DataDirInUseError, EmbeddedDatabaseError, isAlive } from "./data-dir.js";
+export { type MigrationReport, migrationsFolder } from "./migrations-folder.js";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -24,43 +30,27 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
 export type Executor = Db | Tx;
 
 export interface Database {
-  kind: "pglite" | "postgres";
+  /** "pglite-socket": the embedded database of another process (a running server), through its socket. */
+  kind: "pglite" | "postgres" | "pglite-socket";
+  /** Which database this is, for start-up messages (never a password). */
+  description: string;
   db: Db;
   /** Brings the schema up to date; says how many migrations this call applied, of how many there are. */
   migrate(): Promise<MigrationReport>;
+  /**
+   * The embedded database in a directory only: serves it to other local processes (the CLI, a worker) over a Unix
+   * socket in the directory, while this process goes on using it; resolves to the socket's path.
+   */
+  serve?(): Promise<string>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
    * Calls `onNotify` for every `NOTIFY channel` committed by any session (any process, on a server), and once
    * more whenever the listening connection is re-established, since notifications sent while it was down are
-   * lost. Resolves once listening; the function it resolves to stops.
+   * lost. Resolves once listening; the function it resolves to stops. Absent where no notification reaches this
+   * process (the embedded database of another process, joined over its socket), which must poll.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
-}
-
-export interface MigrationReport {
-  applied: number;
-  total: number;
-}
-
-/** The migrations drizzle has recorded in this database (none before the first). */
-async function recordedMigrations(query: (text: string) => Promise<{ rows: unknown[] }>): Promise<number> {
-  // Two statements: a query naming a table that does not exist fails when it is parsed, whatever guards it.
-  const exists = await query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS e");
-  if (!(exists.rows[0] as { e: boolean }).e) return 0;
-  const result = await query("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations");
-  return (result.rows[0] as { n: number }).n;
-}
-
-/** Migrations around `run`: the count it applied, from drizzle's own record of them. */
-async function reportingMigration(
-  query: (text: string) => Promise<{ rows: unknown[] }>,
-  run: () => Promise<void>,
-): Promise<MigrationReport> {
-  const before = await recordedMigrations(query);
-  await run();
-  const total = await recordedMigrations(query);
-  return { applied: total - before, total };
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
 }
 
 /** A channel name as LISTEN takes it: an identifier, so only these characters (it is spliced into the statement). */
@@ -79,28 +69,45 @@ export interface DatabaseOptions {
    * running initdb on an empty cluster. The tests load one migrated image per run this way.
    */
   image?: string;
-}
-
-/**
- * Migrations live in src/db/migrations. Code run from src/ finds them beside this file; compiled code (dist/db,
- * dist-bench/src/db, …) walks up to the project root, the folder holding package.json.
- */
-export function migrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  if (existsSync(join(dir, "migrations", "meta"))) return join(dir, "migrations");
-  for (let depth = 0; depth < 6; depth++) {
-    if (existsSync(join(dir, "package.json"))) return join(dir, "src", "db", "migrations");
-    dir = dirname(dir);
-  }
-  throw new Error("cannot find src/db/migrations above the running code");
+  /** The embedded database in a directory another process may hold: how to reach it (data-dir.ts). */
+  embedded?: EmbeddedAccess;
+  /** How long to wait for another process that holds the directory without serving it; 0 (the default) fails. */
+  waitMs?: number;
+  /** Told what opening does that takes time: waiting for another process, creating a new database. */
+  onProgress?: (message: string) => void;
 }
 
 // Any constant shared by every process of this service: the advisory lock serialises concurrent migrations.
 const MIGRATION_LOCK_ID = 724_311_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url !== undefined) return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.image);
+  const poolSize = options.poolSize ?? 10;
+  if (options.url !== undefined) return openPostgres(options.url, poolSize);
+  const { dataDir } = options;
+  if (dataDir === ":memory:") {
+    if (options.embedded === "join")
+      throw new EmbeddedDatabaseError("an in-memory database cannot be joined");
+    return openPglite(dataDir, () => {}, options.image);
+  }
+  if (options.image !== undefined) throw new Error("a PGlite image can only seed an in-memory database");
+  await mkdir(dataDir, { recursive: true });
+  const claim = await claimDataDir(dataDir, {
+    access: options.embedded ?? "open",
+    waitMs: options.waitMs ?? 0,
+    onWait: options.onProgress,
+    join: (pid) => joinServedDatabase(dataDir, pid, poolSize),
+  });
+  return "joined" in claim ? claim.joined : openPglite(dataDir, claim.unlock, undefined, options.onProgress);
+}
+
+/** `postgres://user:secret@host:5432/db?…` → `host:5432/db`: where, without the credentials. */
+function serverAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "(an unparsable DATABASE_URL)";
+  }
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -110,6 +117,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: "postgres",
+    description: `PostgreSQL at ${serverAddress(url)}`,
     db,
     async migrate() {
       const client = await pool.connect();
@@ -195,47 +203,6 @@ async function listenPostgres(
   };
 }
 
-/**
- * PGlite is one process's database: a second process opening the same directory would corrupt it. A lock file
- * holding the owner's pid turns that mistake into a clear error; a lock left by a dead process is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockFile = join(dataDir, "pglite.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
-      return () => rmSync(lockFile, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(readFileSync(lockFile, "utf8"));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new DataDirInUseError(dataDir, owner);
-      }
-      rmSync(lockFile, { force: true });
-    }
-  }
-  throw new DataDirInUseError(dataDir, 0);
-}
-
-/** Whether process `pid` runs (EPERM: it does, as another user). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-export class DataDirInUseError extends Error {
-  constructor(dataDir: string, pid: number) {
-    super(
-      `the embedded database in ${dataDir} is in use by process ${pid}; PGlite serves one process at a time ` +
-        "(stop it first, or use DATABASE_URL)",
-    );
-  }
-}
-
 /** A PGlite with the extensions the migrations need, in `dir` (none: in memory), or a copy of `image`. */
 async function createPglite(dir: string | undefined, image?: Blob): Promise<PGlite> {
   const client = await PGlite.create(dir, {
@@ -313,22 +280,31 @@ function readImage(file: string): Promise<Blob> {
   return image;
 }
 
-async function openPglite(dataDir: string, image?: string): Promise<Database> {
+/** PGlite in `dataDir` (whose lock `unlock` gives back), or in memory. */
+async function openPglite(
+  dataDir: string,
+  unlock: () => void,
+  image?: string,
+  say?: (message: string) => void,
+): Promise<Database> {
   const memory = dataDir === ":memory:";
-  if (image !== undefined && !memory) throw new Error("a PGlite image can only seed an in-memory database");
-  if (!memory) await mkdir(dataDir, { recursive: true });
-  const unlock = memory ? () => {} : lockDataDir(dataDir);
+  const dir = memory ? undefined : join(dataDir, "pglite");
+  if (dir !== undefined && !existsSync(join(dir, "PG_VERSION"))) {
+    say?.(`database: creating the embedded database in ${dataDir} (its first start: a few seconds)`);
+  }
   let client: PGlite;
   try {
     const tarball = image === undefined ? undefined : await readImage(image);
-    client = await createPglite(memory ? undefined : join(dataDir, "pglite"), tarball);
+    client = await createPglite(dir, tarball);
   } catch (err) {
     unlock();
     throw err;
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let socket: Promise<SocketServer> | undefined;
   return {
     kind: "pglite",
+    description: memory ? "embedded, in memory" : `embedded, in ${dataDir}`,
     db,
     migrate() {
       return reportingMigration(
@@ -336,10 +312,20 @@ async function openPglite(dataDir: string, image?: string): Promise<Database> {
         () => migratePgliteClient(client),
       );
     },
+    ...(memory
+      ? {}
+      : {
+          async serve() {
+            socket ??= serveSocket(client, dataDir);
+            return (await socket).path;
+          },
+        }),
     async ping() {
       await client.query("SELECT 1");
     },
     async close() {
+      // Clients of the socket first: each one's open transaction is rolled back before PGlite closes.
+      await (await socket?.catch(() => undefined))?.close();
       await client.close();
       unlock();
     },

@@ -23,7 +23,7 @@ const PREFIX = "aula-multiprocess-";
 export interface Build {
   /** The temporary root; `dist/` inside it holds server.js, worker.js, cli.js. */
   dir: string;
-  entry(name: "server" | "worker"): string;
+  entry(name: "server" | "worker" | "cli"): string;
   remove(): Promise<void>;
 }
 

@@ -417,15 +417,18 @@ export function startDeliveryLoop(
 
   const poll = setInterval(wake, pollMs);
   poll.unref();
-  let unlisten: Promise<(() => Promise<void>) | undefined> = ctx.database
-    .listen(OUTBOX_CHANNEL, wake)
-    .catch((err: unknown) => {
-      log.error({ err }, "cannot listen for new webhook deliveries; polling only");
-      return undefined;
-    });
+  // A process joined to the embedded database over its socket gets no notifications: it has only the poll.
+  const listen = ctx.database.listen?.bind(ctx.database);
+  const notified = listen !== undefined;
+  let unlisten: Promise<(() => Promise<void>) | undefined> = listen
+    ? listen(OUTBOX_CHANNEL, wake).catch((err: unknown) => {
+        log.error({ err }, "cannot listen for new webhook deliveries; polling only");
+        return undefined;
+      })
+    : Promise.resolve(undefined);
   wake();
   log.info(
-    { pollMs, batchSize, concurrency, endpointConcurrency, leaseSeconds },
+    { pollMs, batchSize, concurrency, endpointConcurrency, leaseSeconds, notified },
     "webhook delivery loop started",
   );
   return {
