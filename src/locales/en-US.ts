@@ -78,6 +78,8 @@ export const enUS = {
   "field.max_length": "Must be at most {limit, plural, one {# character} other {# characters}} long.",
   "field.minimum": "Must be greater than or equal to {limit, number, exact}.",
   "field.maximum": "Must be less than or equal to {limit, number, exact}.",
+  "field.exclusive_minimum": "Must be greater than {limit, number, exact}.",
+  "field.exclusive_maximum": "Must be less than {limit, number, exact}.",
   "field.enum": "Must be one of: {values}.",
   "field.pattern": "Has an invalid format.",
   "field.min_items": "Must contain at least {limit, plural, one {# item} other {# items}}.",

@@ -75,6 +75,8 @@ export const esES: Catalogue = {
   "field.max_length": "Debe tener como máximo {limit, plural, one {# carácter} other {# caracteres}}.",
   "field.minimum": "Debe ser mayor o igual que {limit, number, exact}.",
   "field.maximum": "Debe ser menor o igual que {limit, number, exact}.",
+  "field.exclusive_minimum": "Debe ser mayor que {limit, number, exact}.",
+  "field.exclusive_maximum": "Debe ser menor que {limit, number, exact}.",
   "field.enum": "Debe ser uno de estos valores: {values}.",
   "field.pattern": "Tiene un formato no válido.",
   "field.min_items": "Debe contener al menos {limit, plural, one {# elemento} other {# elementos}}.",

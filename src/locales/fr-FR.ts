@@ -77,6 +77,8 @@ export const frFR: Catalogue = {
   "field.max_length": "Doit comporter au plus {limit, plural, one {# caractère} other {# caractères}}.",
   "field.minimum": "Doit être supérieur ou égal à {limit, number, exact}.",
   "field.maximum": "Doit être inférieur ou égal à {limit, number, exact}.",
+  "field.exclusive_minimum": "Doit être strictement supérieur à {limit, number, exact}.",
+  "field.exclusive_maximum": "Doit être strictement inférieur à {limit, number, exact}.",
   "field.enum": "Doit être l’une des valeurs suivantes : {values}.",
   "field.pattern": "Le format n’est pas valide.",
   "field.min_items": "Doit contenir au moins {limit, plural, one {# élément} other {# éléments}}.",

@@ -76,6 +76,8 @@ export const ptBR: Catalogue = {
   "field.max_length": "Deve ter no máximo {limit, plural, one {# caractere} other {# caracteres}}.",
   "field.minimum": "Deve ser maior ou igual a {limit, number, exact}.",
   "field.maximum": "Deve ser menor ou igual a {limit, number, exact}.",
+  "field.exclusive_minimum": "Deve ser maior que {limit, number, exact}.",
+  "field.exclusive_maximum": "Deve ser menor que {limit, number, exact}.",
   "field.enum": "Deve ser um dos valores: {values}.",
   "field.pattern": "Tem um formato inválido.",
   "field.min_items": "Deve conter pelo menos {limit, plural, one {# item} other {# itens}}.",

@@ -95,3 +95,22 @@ describe.each(Object.keys(EXPECTED) as Locale[])("in %s", (locale) => {
     });
   });
 });
+
+describe("a bound that excludes its limit", () => {
+  it("says 'greater than', not 'greater than or equal to', in each language", async () => {
+    const bank = await post("en-US", "/api/institution/question-banks", { title: "Bounds" });
+    expect(bank.statusCode).toBe(201);
+    const url = `/api/institution/question-banks/${bank.json().id}/questions`;
+    const expected: Record<Locale, string> = {
+      "en-US": "Must be greater than 0.",
+      "pt-BR": "Deve ser maior que 0.",
+      "es-ES": "Debe ser mayor que 0.",
+      "fr-FR": "Doit être strictement supérieur à 0.",
+    };
+    for (const [locale, message] of Object.entries(expected) as [Locale, string][]) {
+      const res = await post(locale, url, { type: "essay", stem: "Discuss", points: 0 });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details).toEqual([{ field: "points", message }]);
+    }
+  });
+});
