@@ -127,4 +127,39 @@ describe("configuration", () => {
     }
     expect(() => loadConfig({ DATA_DIR: dir, STRIPE_BRL_METHODS: "card,Pix!" })).toThrow(ConfigError);
   });
+
+  it("turns off the AWS SDK's Node-version notice when S3 is configured, keeping an operator's own value", async () => {
+    const SWITCH = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED";
+    const s3 = { DATA_DIR: dir, S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" };
+    const env: Record<string, string | undefined> = { ...s3 };
+    loadConfig(env);
+    expect(env[SWITCH]).toBe("true");
+    const own: Record<string, string | undefined> = { ...s3, [SWITCH]: "false" };
+    loadConfig(own);
+    expect(own[SWITCH]).toBe("false");
+    const local: Record<string, string | undefined> = { DATA_DIR: dir };
+    loadConfig(local);
+    expect(local[SWITCH]).toBeUndefined();
+
+    // The SDK reads the switch from the process's environment when it makes its first client (on Node 20 it
+    // would warn there; on 22 and later it has nothing to say).
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.message);
+    const saved = process.env[SWITCH];
+    process.on("warning", onWarning);
+    process.env[SWITCH] = env[SWITCH];
+    try {
+      const { S3Client } = await import("@aws-sdk/client-s3");
+      new S3Client({
+        region: "us-east-1",
+        credentials: { accessKeyId: "k", secretAccessKey: "s" },
+      }).destroy();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off("warning", onWarning);
+      if (saved === undefined) delete process.env[SWITCH];
+      else process.env[SWITCH] = saved;
+    }
+    expect(warnings.filter((m) => m.includes("NodeVersionSupportWarning"))).toEqual([]);
+  });
 });

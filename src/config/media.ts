@@ -76,6 +76,11 @@ function s3Config(env: Env): S3Config | undefined {
   if (endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint)) {
     throw new ConfigError("S3_ENDPOINT must be an http(s) origin such as https://s3.example.com");
   }
+  // On Node 20 the AWS SDK warns, once per process at its first client, that its releases after January 2027
+  // need Node 22. The lockfile decides which release runs and the README states the supported Node versions, so
+  // the notice only adds a stack-less warning to an operator's logs; this is the switch AWS documents for it
+  // (aws-sdk-js-v3#7983). It silences that notice alone, and an operator's own value is kept.
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const pathStyle = str(env, "S3_FORCE_PATH_STYLE", endpoint === undefined ? "false" : "true");
   const prefix = str(env, "S3_PREFIX", "");
   if (prefix !== "" && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(prefix)) {

@@ -1,6 +1,9 @@
 /**
- * The reference catalogue: every other language must have exactly these keys (checked by the type below and by
- * a test). `{name}` placeholders are filled from the error's parameters.
+ * The reference catalogue: every other language must have exactly these keys and arguments (checked by the type
+ * below and by a test). Messages are ICU MessageFormat, rendered by `platform/i18n/translate`: `{name}` is filled
+ * from the error's parameters; a count is `{n, plural, one {# item} other {# items}}` and any other number
+ * `{n, number, exact}` (or `megabytes`), so each language applies its own plural rules and digit grouping. An
+ * ASCII apostrophe next to a brace quotes it (`'{{'` is a literal `{{`); elsewhere it is plain text.
  */
 export const enUS = {
   validation_failed: "The request is not valid. See details for each field.",
@@ -16,28 +19,37 @@ export const enUS = {
   session_required: "This operation requires a signed-in session; API keys are not accepted.",
   not_found: "The requested resource was not found.",
   tenant_not_found:
-    "No institution is served at {host}. Each institution has its own host, <slug>.{baseDomain}, or a custom domain it has verified.",
+    'No institution is served at host "{host}". Each institution has its own host: <slug>.{baseDomain}{port}, or a custom domain it has verified.',
+  "tenant_not_found.no_host":
+    "The request has no Host header, so it names no institution. Each institution has its own host: <slug>.{baseDomain}, or a custom domain it has verified.",
   conflict: "The request conflicts with the current state of the resource.",
   "conflict.email_taken": "A user with this e-mail already exists in this institution.",
   "conflict.last_admin": "An institution must keep at least one active administrator.",
   "conflict.class_code_taken": "A class with this code already exists in this institution.",
-  "conflict.class_full": "The class is full: it admits at most {capacity} members.",
-  "conflict.capacity_below_members": "The class already has {members} members; the capacity cannot be lower.",
+  "conflict.class_full":
+    "The class is full: it admits at most {capacity, plural, one {# member} other {# members}}.",
+  "conflict.capacity_below_members":
+    "The class already has {members, plural, one {# member} other {# members}}; the capacity cannot be lower.",
   "conflict.invite_pending": "A pending invitation for this e-mail already exists.",
   "conflict.invite_accepted": "This invitation has already been accepted.",
   "conflict.invite_revoked": "This invitation has been revoked.",
   "conflict.invite_expired": "This invitation has expired. Ask for a new one.",
   "field.ends_before_starts": "Must be later than startsAt.",
   "field.future_required": "Must be in the future.",
-  "field.max_days_ahead": "Must be at most {days} days from now.",
+  "field.max_days_ahead": "Must be at most {days, plural, one {# day} other {# days}} from now.",
   payload_too_large: "The request body is too large.",
   headers_too_large: "The request headers are too large.",
   request_timeout: "The request was not received in time.",
   unsupported_media_type: "Send the request body as application/json.",
   student_limit_reached:
-    "The {plan} plan admits {limit} students and has no seat left. An administrator can move the institution to a larger plan (POST /api/institution/billing/checkout).",
-  rate_limit_exceeded: "Too many requests. Try again in {retryAfter} seconds.",
-  "rate_limit_exceeded.login": "Too many sign-in attempts. Try again in {retryAfter} seconds.",
+    "The {plan} plan admits {limit, plural, one {# student} other {# students}} and has no seat left. {upgrade, select, checkout {An administrator can move the institution to a paid plan with POST /api/institution/billing/checkout.} portal {An administrator can move the institution to a larger plan in the billing portal (POST /api/institution/billing/portal).} other {No plan admits more students; the service's operator sets the limits (PLAN_STUDENT_LIMITS).}}",
+  "student_limit_reached.limit":
+    "The plan admits at most {limit, plural, one {# student} other {# students}}.",
+  "student_limit_reached.plan": "The institution's plan is {plan}.",
+  rate_limit_exceeded:
+    "Too many requests. Try again in {retryAfter, plural, one {# second} other {# seconds}}.",
+  "rate_limit_exceeded.login":
+    "Too many sign-in attempts. Try again in {retryAfter, plural, one {# second} other {# seconds}}.",
   internal_error: "An unexpected error occurred. Please try again later.",
   student_limit_unverifiable:
     "The plan's student limit cannot be verified right now. Please try again later.",
@@ -45,7 +57,7 @@ export const enUS = {
   "conflict.already_subscribed":
     "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
   "conflict.automation_limit":
-    "This institution already has {limit} automations and webhook endpoints, the most it may have. Delete one first.",
+    "This institution already has {limit, plural, one {# automation or webhook endpoint} other {# automations and webhook endpoints}}, the most it may have. Delete one first.",
   "conflict.not_inbound": "Only an automation triggered by an inbound webhook has a token.",
   "conflict.idempotency_mismatch": "This Idempotency-Key was already used with a different request.",
   "conflict.idempotency_in_progress":
@@ -62,18 +74,21 @@ export const enUS = {
     "No event with this id is kept for this institution (events are kept 30 days); start again with `since`.",
   "field.type": "Must be of type {type}.",
   "field.format": "Must be a valid {format}.",
-  "field.min_length": "Must be at least {limit} characters long.",
-  "field.max_length": "Must be at most {limit} characters long.",
-  "field.minimum": "Must be greater than or equal to {limit}.",
-  "field.maximum": "Must be less than or equal to {limit}.",
+  "field.min_length": "Must be at least {limit, plural, one {# character} other {# characters}} long.",
+  "field.max_length": "Must be at most {limit, plural, one {# character} other {# characters}} long.",
+  "field.minimum": "Must be greater than or equal to {limit, number, exact}.",
+  "field.maximum": "Must be less than or equal to {limit, number, exact}.",
+  "field.exclusive_minimum": "Must be greater than {limit, number, exact}.",
+  "field.exclusive_maximum": "Must be less than {limit, number, exact}.",
   "field.enum": "Must be one of: {values}.",
   "field.pattern": "Has an invalid format.",
-  "field.min_items": "Must contain at least {limit} items.",
-  "field.max_items": "Must contain at most {limit} items.",
+  "field.min_items": "Must contain at least {limit, plural, one {# item} other {# items}}.",
+  "field.max_items": "Must contain at most {limit, plural, one {# item} other {# items}}.",
   "field.unique_items": "Must not contain duplicate items.",
   "field.invalid": "Is not valid.",
   "field.unstorable": "Must not contain the character U+0000 or an unpaired UTF-16 surrogate.",
-  "field.max_depth": "Must not nest arrays and objects more than {limit} levels deep.",
+  "field.max_depth":
+    "Must not nest arrays and objects more than {limit, plural, one {# level} other {# levels}} deep.",
   "field.host_header": "Must be a host name or IP address, optionally followed by :port.",
   "field.unknown_scope": "Unknown scope: {scope}.",
   "field.unknown_class_group": "Unknown class group: {id}.",
@@ -151,10 +166,11 @@ export const enUS = {
   "conflict.profile_value_taken": "Another user already has this value in a unique profile field.",
   "conflict.profile_key_taken": "A profile field with this key already exists.",
   "conflict.profile_unique_duplicates": "Users already share values of this field; it cannot become unique.",
-  "conflict.profile_field_limit": "An institution can define at most {limit} profile fields.",
+  "conflict.profile_field_limit":
+    "An institution can define at most {limit, plural, one {# profile field} other {# profile fields}}.",
   "conflict.theme_active": "This is the active theme: activate another theme first.",
   "conflict.theme_activation_race": "Another theme was activated at the same time. Try again.",
-  "field.unknown_template_variable": "Unknown variable {{{name}}}; this template may use: {allowed}.",
+  "field.unknown_template_variable": "Unknown variable '{{'{name}'}}'; this template may use: {allowed}.",
   "field.unknown_template": "Unknown e-mail template: {key}.",
   "field.reset_token_invalid":
     "This password-reset link is invalid, expired or already used. Ask for a new one.",
@@ -162,16 +178,17 @@ export const enUS = {
   "field.custom_template_key":
     "A custom template's key is `custom.` followed by 1 to 64 lowercase letters, digits, `_` or `-`.",
   "conflict.media_in_use":
-    "Lessons use this file ({lessons}). Remove it from them first, or delete with force=true.",
+    "{lessons, plural, one {# lesson uses this file; remove it from that lesson} other {# lessons use this file; remove it from them}} first, or delete with force=true.",
   "conflict.media_not_uploaded": "Nothing has been uploaded for this file yet.",
   "conflict.media_already_uploaded": "The content of this file has already been uploaded.",
   "conflict.media_failed": "This upload failed ({error}). Start a new one.",
   "conflict.media_not_ready": "This file is not ready: {id}.",
   "payload_too_large.storage_quota":
-    "Not enough storage: the file needs {needed} bytes and the plan has {available} bytes left.",
+    "Not enough storage: the file needs {neededMb, number, megabytes} ({needed, plural, one {# byte} other {# bytes}}) and the plan has {availableMb, number, megabytes} ({available, plural, one {# byte} other {# bytes}}) left.",
   "payload_too_large.upload_size":
-    "The body is larger than the size declared for this file ({sizeBytes} bytes).",
-  "payload_too_large.max_upload": "A file may be at most {max} bytes.",
+    "The body is larger than the size declared for this file: {sizeMb, number, megabytes} ({sizeBytes, plural, one {# byte} other {# bytes}}).",
+  "payload_too_large.max_upload":
+    "A file may be at most {maxMb, number, megabytes} ({max, plural, one {# byte} other {# bytes}}).",
   "forbidden.media_token": "This upload or download link is invalid or has expired.",
   storage_unavailable:
     'The file store "{store}" that holds this file is not available on this server. Please try again later.',
@@ -195,12 +212,16 @@ export const enUS = {
     "The video provider could not be reached or refused the request. Please try again later.",
   "conflict.video_provider_in_use": "Live classes that are still scheduled use this connection.",
   "field.rrule_invalid": "Must be a valid RFC 5545 recurrence rule (RRULE) without DTSTART.",
-  "field.too_many_occurrences": "The rule yields more than {limit} occurrences; give COUNT or UNTIL.",
+  "field.too_many_occurrences":
+    "The rule yields more than {limit, plural, one {# occurrence} other {# occurrences}}; give COUNT or UNTIL.",
   "field.rrule_too_frequent":
     "Repeats at most once a day: FREQ is DAILY, WEEKLY, MONTHLY or YEARLY, at the start's time of day (no BYHOUR, BYMINUTE or BYSECOND).",
-  "field.rrule_never": "The rule has no occurrence within {years} years of the start.",
-  "field.rrule_too_long": "The rule must end (COUNT or UNTIL) within {years} years of the start.",
-  "field.window_too_long": "The window from `from` to `to` must not exceed {days} days.",
+  "field.rrule_never":
+    "The rule has no occurrence within {years, plural, one {# year} other {# years}} of the start.",
+  "field.rrule_too_long":
+    "The rule must end (COUNT or UNTIL) within {years, plural, one {# year} other {# years}} of the start.",
+  "field.window_too_long":
+    "The window from `from` to `to` must not exceed {days, plural, one {# day} other {# days}}.",
   "field.audience_required": "Give a course, a class or at least one invitee.",
   "conflict.attendance_not_reported":
     "Its video provider does not report attendance: record it with PUT …/attendance.",

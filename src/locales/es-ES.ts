@@ -15,30 +15,37 @@ export const esES: Catalogue = {
   session_required: "Esta operación requiere una sesión iniciada; no se aceptan claves de API.",
   not_found: "No se encontró el recurso solicitado.",
   tenant_not_found:
-    "No hay ninguna institución en {host}. Cada institución tiene su propio host, <slug>.{baseDomain}, o un dominio propio que haya verificado.",
+    'No hay ninguna institución en el host "{host}". Cada institución tiene su propio host: <slug>.{baseDomain}{port}, o un dominio propio que haya verificado.',
+  "tenant_not_found.no_host":
+    "La solicitud no tiene cabecera Host, así que no indica ninguna institución. Cada institución tiene su propio host: <slug>.{baseDomain}, o un dominio propio que haya verificado.",
   conflict: "La solicitud entra en conflicto con el estado actual del recurso.",
   "conflict.email_taken": "Ya existe un usuario con este correo electrónico en esta institución.",
   "conflict.last_admin": "La institución debe conservar al menos un administrador activo.",
   "conflict.class_code_taken": "Ya existe un grupo de clase con este código en esta institución.",
-  "conflict.class_full": "El grupo de clase está completo: admite como máximo {capacity} miembros.",
+  "conflict.class_full":
+    "El grupo de clase está completo: admite como máximo {capacity, plural, one {# miembro} other {# miembros}}.",
   "conflict.capacity_below_members":
-    "El grupo de clase ya tiene {members} miembros; la capacidad no puede ser menor.",
+    "El grupo de clase ya tiene {members, plural, one {# miembro} other {# miembros}}; la capacidad no puede ser menor.",
   "conflict.invite_pending": "Ya existe una invitación pendiente para este correo electrónico.",
   "conflict.invite_accepted": "Esta invitación ya ha sido aceptada.",
   "conflict.invite_revoked": "Esta invitación ha sido revocada.",
   "conflict.invite_expired": "Esta invitación ha caducado. Solicita una nueva.",
   "field.ends_before_starts": "Debe ser posterior a startsAt.",
   "field.future_required": "Debe estar en el futuro.",
-  "field.max_days_ahead": "Debe estar como máximo a {days} días de ahora.",
+  "field.max_days_ahead": "Debe estar como máximo a {days, plural, one {# día} other {# días}} de ahora.",
   payload_too_large: "El cuerpo de la solicitud es demasiado grande.",
   headers_too_large: "Las cabeceras de la solicitud son demasiado grandes.",
   request_timeout: "La solicitud no se recibió a tiempo.",
   unsupported_media_type: "Envía el cuerpo de la solicitud como application/json.",
   student_limit_reached:
-    "El plan {plan} admite {limit} estudiantes y no le quedan plazas. Un administrador puede pasar la institución a un plan mayor (POST /api/institution/billing/checkout).",
-  rate_limit_exceeded: "Demasiadas solicitudes. Vuelve a intentarlo dentro de {retryAfter} segundos.",
+    "El plan {plan} admite {limit, plural, one {# estudiante} other {# estudiantes}} y no le quedan plazas. {upgrade, select, checkout {Un administrador puede pasar la institución a un plan de pago con POST /api/institution/billing/checkout.} portal {Un administrador puede pasar la institución a un plan mayor en el portal de facturación (POST /api/institution/billing/portal).} other {Ningún plan admite más estudiantes; los límites los fija el operador del servicio (PLAN_STUDENT_LIMITS).}}",
+  "student_limit_reached.limit":
+    "El plan admite como máximo {limit, plural, one {# estudiante} other {# estudiantes}}.",
+  "student_limit_reached.plan": "El plan de la institución es {plan}.",
+  rate_limit_exceeded:
+    "Demasiadas solicitudes. Vuelve a intentarlo dentro de {retryAfter, plural, one {# segundo} other {# segundos}}.",
   "rate_limit_exceeded.login":
-    "Demasiados intentos de inicio de sesión. Vuelve a intentarlo dentro de {retryAfter} segundos.",
+    "Demasiados intentos de inicio de sesión. Vuelve a intentarlo dentro de {retryAfter, plural, one {# segundo} other {# segundos}}.",
   internal_error: "Se produjo un error inesperado. Vuelve a intentarlo más tarde.",
   student_limit_unverifiable:
     "No se puede comprobar ahora el límite de estudiantes del plan. Vuelve a intentarlo más tarde.",
@@ -46,7 +53,7 @@ export const esES: Catalogue = {
   "conflict.already_subscribed":
     "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
   "conflict.automation_limit":
-    "Esta institución ya tiene {limit} automatizaciones y endpoints de webhook, el máximo permitido. Elimine uno antes.",
+    "Esta institución ya tiene {limit, plural, one {# automatización o endpoint de webhook} other {# automatizaciones y endpoints de webhook}}, el máximo permitido. Elimine uno antes.",
   "conflict.not_inbound": "Solo una automatización activada por un webhook entrante tiene token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key ya se usó con otra solicitud.",
   "conflict.idempotency_in_progress":
@@ -64,18 +71,21 @@ export const esES: Catalogue = {
     "No se conserva ningún evento con este id para esta institución (los eventos se conservan 30 días); vuelva a empezar con `since`.",
   "field.type": "Debe ser de tipo {type}.",
   "field.format": "Debe ser un {format} válido.",
-  "field.min_length": "Debe tener al menos {limit} caracteres.",
-  "field.max_length": "Debe tener como máximo {limit} caracteres.",
-  "field.minimum": "Debe ser mayor o igual que {limit}.",
-  "field.maximum": "Debe ser menor o igual que {limit}.",
+  "field.min_length": "Debe tener al menos {limit, plural, one {# carácter} other {# caracteres}}.",
+  "field.max_length": "Debe tener como máximo {limit, plural, one {# carácter} other {# caracteres}}.",
+  "field.minimum": "Debe ser mayor o igual que {limit, number, exact}.",
+  "field.maximum": "Debe ser menor o igual que {limit, number, exact}.",
+  "field.exclusive_minimum": "Debe ser mayor que {limit, number, exact}.",
+  "field.exclusive_maximum": "Debe ser menor que {limit, number, exact}.",
   "field.enum": "Debe ser uno de estos valores: {values}.",
   "field.pattern": "Tiene un formato no válido.",
-  "field.min_items": "Debe contener al menos {limit} elementos.",
-  "field.max_items": "Debe contener como máximo {limit} elementos.",
+  "field.min_items": "Debe contener al menos {limit, plural, one {# elemento} other {# elementos}}.",
+  "field.max_items": "Debe contener como máximo {limit, plural, one {# elemento} other {# elementos}}.",
   "field.unique_items": "No puede contener elementos repetidos.",
   "field.invalid": "No es válido.",
   "field.unstorable": "No debe contener el carácter U+0000 ni un sustituto UTF-16 sin pareja.",
-  "field.max_depth": "No debe anidar arrays y objetos en más de {limit} niveles.",
+  "field.max_depth":
+    "No debe anidar arrays y objetos en más de {limit, plural, one {# nivel} other {# niveles}}.",
   "field.host_header": "Debe ser un nombre de host o una dirección IP, opcionalmente seguido de :puerto.",
   "field.unknown_scope": "Alcance desconocido: {scope}.",
   "field.unknown_class_group": "Grupo de clase desconocido: {id}.",
@@ -157,10 +167,12 @@ export const esES: Catalogue = {
   "conflict.profile_key_taken": "Ya existe un campo de perfil con esta clave.",
   "conflict.profile_unique_duplicates":
     "Hay usuarios que ya comparten valores de este campo; no puede volverse único.",
-  "conflict.profile_field_limit": "Una institución puede definir como máximo {limit} campos de perfil.",
+  "conflict.profile_field_limit":
+    "Una institución puede definir como máximo {limit, plural, one {# campo de perfil} other {# campos de perfil}}.",
   "conflict.theme_active": "Este es el tema activo: active otro tema primero.",
   "conflict.theme_activation_race": "Se activó otro tema al mismo tiempo. Inténtelo de nuevo.",
-  "field.unknown_template_variable": "Variable desconocida {{{name}}}; esta plantilla puede usar: {allowed}.",
+  "field.unknown_template_variable":
+    "Variable desconocida '{{'{name}'}}'; esta plantilla puede usar: {allowed}.",
   "field.unknown_template": "Plantilla de correo desconocida: {key}.",
   "field.reset_token_invalid":
     "Este enlace para restablecer la contraseña no es válido, ha caducado o ya se usó. Pide uno nuevo.",
@@ -168,16 +180,17 @@ export const esES: Catalogue = {
   "field.custom_template_key":
     "La clave de una plantilla propia es `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` o `-`.",
   "conflict.media_in_use":
-    "Hay lecciones que usan este archivo ({lessons}). Quítalo de ellas primero, o elimínalo con force=true.",
+    "{lessons, plural, one {# lección usa este archivo; quítalo de ella} other {# lecciones usan este archivo; quítalo de ellas}} primero, o elimínalo con force=true.",
   "conflict.media_not_uploaded": "Todavía no se ha subido nada para este archivo.",
   "conflict.media_already_uploaded": "El contenido de este archivo ya se ha subido.",
   "conflict.media_failed": "Esta subida falló ({error}). Empieza una nueva.",
   "conflict.media_not_ready": "Este archivo no está listo: {id}.",
   "payload_too_large.storage_quota":
-    "Almacenamiento insuficiente: el archivo necesita {needed} bytes y al plan le quedan {available} bytes.",
+    "Almacenamiento insuficiente: el archivo necesita {neededMb, number, megabytes} ({needed, plural, one {# byte} many {# de bytes} other {# bytes}}) y al plan le quedan {availableMb, number, megabytes} ({available, plural, one {# byte} many {# de bytes} other {# bytes}}).",
   "payload_too_large.upload_size":
-    "El cuerpo es mayor que el tamaño declarado para este archivo ({sizeBytes} bytes).",
-  "payload_too_large.max_upload": "Un archivo puede tener como máximo {max} bytes.",
+    "El cuerpo es mayor que el tamaño declarado para este archivo: {sizeMb, number, megabytes} ({sizeBytes, plural, one {# byte} many {# de bytes} other {# bytes}}).",
+  "payload_too_large.max_upload":
+    "Un archivo puede tener como máximo {maxMb, number, megabytes} ({max, plural, one {# byte} many {# de bytes} other {# bytes}}).",
   "forbidden.media_token": "Este enlace de subida o descarga no es válido o ha caducado.",
   storage_unavailable:
     'El almacén de archivos "{store}" que guarda este archivo no está disponible en este servidor. Inténtelo de nuevo más tarde.',
@@ -203,13 +216,16 @@ export const esES: Catalogue = {
     "No se pudo contactar con el proveedor de vídeo o rechazó la solicitud. Inténtelo de nuevo más tarde.",
   "conflict.video_provider_in_use": "Clases en vivo aún programadas usan esta conexión.",
   "field.rrule_invalid": "Debe ser una regla de recurrencia RFC 5545 (RRULE) válida, sin DTSTART.",
-  "field.too_many_occurrences": "La regla genera más de {limit} ocurrencias; indique COUNT o UNTIL.",
+  "field.too_many_occurrences":
+    "La regla genera más de {limit, plural, one {# ocurrencia} other {# ocurrencias}}; indique COUNT o UNTIL.",
   "field.rrule_too_frequent":
     "Se repite como máximo una vez al día: FREQ es DAILY, WEEKLY, MONTHLY o YEARLY, a la hora del inicio (sin BYHOUR, BYMINUTE ni BYSECOND).",
-  "field.rrule_never": "La regla no tiene ninguna ocurrencia en los {years} años siguientes al inicio.",
+  "field.rrule_never":
+    "La regla no tiene ninguna ocurrencia en {years, plural, one {el # año siguiente} other {los # años siguientes}} al inicio.",
   "field.rrule_too_long":
-    "La regla debe terminar (COUNT o UNTIL) dentro de los {years} años siguientes al inicio.",
-  "field.window_too_long": "El intervalo de `from` a `to` no puede superar {days} días.",
+    "La regla debe terminar (COUNT o UNTIL) dentro de {years, plural, one {el # año siguiente} other {los # años siguientes}} al inicio.",
+  "field.window_too_long":
+    "El intervalo de `from` a `to` no puede superar {days, plural, one {# día} other {# días}}.",
   "field.audience_required": "Indique un curso, una clase o al menos un invitado.",
   "conflict.attendance_not_reported":
     "Su proveedor de vídeo no informa la asistencia: regístrela con PUT …/attendance.",

@@ -15,29 +15,37 @@ export const frFR: Catalogue = {
   session_required: "Cette opération exige une session connectée ; les clés d’API ne sont pas acceptées.",
   not_found: "La ressource demandée est introuvable.",
   tenant_not_found:
-    "Aucun établissement n’est servi à {host}. Chaque établissement a son propre hôte, <slug>.{baseDomain}, ou un domaine qu’il a vérifié.",
+    "Aucun établissement n’est servi à l’hôte « {host} ». Chaque établissement a son propre hôte : <slug>.{baseDomain}{port}, ou un domaine qu’il a vérifié.",
+  "tenant_not_found.no_host":
+    "La requête n’a pas d’en-tête Host : elle ne désigne aucun établissement. Chaque établissement a son propre hôte : <slug>.{baseDomain}, ou un domaine qu’il a vérifié.",
   conflict: "La requête est en conflit avec l’état actuel de la ressource.",
   "conflict.email_taken": "Un utilisateur avec cette adresse e-mail existe déjà dans cet établissement.",
   "conflict.last_admin": "L’établissement doit conserver au moins un administrateur actif.",
   "conflict.class_code_taken": "Un groupe de classe avec ce code existe déjà dans cet établissement.",
-  "conflict.class_full": "Le groupe de classe est complet : il admet au plus {capacity} membres.",
+  "conflict.class_full":
+    "Le groupe de classe est complet : il admet au plus {capacity, plural, one {# membre} other {# membres}}.",
   "conflict.capacity_below_members":
-    "Le groupe de classe compte déjà {members} membres ; la capacité ne peut pas être inférieure.",
+    "Le groupe de classe compte déjà {members, plural, one {# membre} other {# membres}} ; la capacité ne peut pas être inférieure.",
   "conflict.invite_pending": "Une invitation en attente existe déjà pour cette adresse e-mail.",
   "conflict.invite_accepted": "Cette invitation a déjà été acceptée.",
   "conflict.invite_revoked": "Cette invitation a été révoquée.",
   "conflict.invite_expired": "Cette invitation a expiré. Demandez-en une nouvelle.",
   "field.ends_before_starts": "Doit être postérieur à startsAt.",
   "field.future_required": "Doit être dans le futur.",
-  "field.max_days_ahead": "Doit être au plus à {days} jours d’aujourd’hui.",
+  "field.max_days_ahead": "Doit être au plus à {days, plural, one {# jour} other {# jours}} d’aujourd’hui.",
   payload_too_large: "Le corps de la requête est trop volumineux.",
   headers_too_large: "Les en-têtes de la requête sont trop volumineux.",
   request_timeout: "La requête n’a pas été reçue à temps.",
   unsupported_media_type: "Envoyez le corps de la requête au format application/json.",
   student_limit_reached:
-    "L’offre {plan} admet {limit} apprenants et n’a plus de place. Un administrateur peut passer l’établissement à une offre supérieure (POST /api/institution/billing/checkout).",
-  rate_limit_exceeded: "Trop de requêtes. Réessayez dans {retryAfter} secondes.",
-  "rate_limit_exceeded.login": "Trop de tentatives de connexion. Réessayez dans {retryAfter} secondes.",
+    "L’offre {plan} admet {limit, plural, one {# apprenant} other {# apprenants}} et n’a plus de place. {upgrade, select, checkout {Un administrateur peut passer l’établissement à une offre payante avec POST /api/institution/billing/checkout.} portal {Un administrateur peut passer l’établissement à une offre supérieure dans le portail de facturation (POST /api/institution/billing/portal).} other {Aucune offre n’admet plus d’apprenants ; les limites sont fixées par l’exploitant du service (PLAN_STUDENT_LIMITS).}}",
+  "student_limit_reached.limit":
+    "L’offre admet au plus {limit, plural, one {# apprenant} other {# apprenants}}.",
+  "student_limit_reached.plan": "L’offre de l’établissement est {plan}.",
+  rate_limit_exceeded:
+    "Trop de requêtes. Réessayez dans {retryAfter, plural, one {# seconde} other {# secondes}}.",
+  "rate_limit_exceeded.login":
+    "Trop de tentatives de connexion. Réessayez dans {retryAfter, plural, one {# seconde} other {# secondes}}.",
   internal_error: "Une erreur inattendue s’est produite. Veuillez réessayer plus tard.",
   student_limit_unverifiable:
     "La limite d’apprenants de l’offre ne peut pas être vérifiée pour le moment. Veuillez réessayer plus tard.",
@@ -45,7 +53,7 @@ export const frFR: Catalogue = {
   "conflict.already_subscribed":
     "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
   "conflict.automation_limit":
-    "Cet établissement a déjà {limit} automatisations et endpoints de webhook, le maximum autorisé. Supprimez-en un d'abord.",
+    "Cet établissement a déjà {limit, plural, one {# automatisation ou endpoint de webhook} other {# automatisations et endpoints de webhook}}, le maximum autorisé. Supprimez-en un d’abord.",
   "conflict.not_inbound": "Seule une automatisation déclenchée par un webhook entrant a un jeton.",
   "conflict.idempotency_mismatch": "Cette Idempotency-Key a déjà servi pour une autre requête.",
   "conflict.idempotency_in_progress":
@@ -65,18 +73,21 @@ export const frFR: Catalogue = {
     "Aucun événement de cet identifiant n’est conservé pour cet établissement (les événements sont conservés 30 jours) ; reprenez avec `since`.",
   "field.type": "Doit être de type {type}.",
   "field.format": "Doit être un {format} valide.",
-  "field.min_length": "Doit comporter au moins {limit} caractères.",
-  "field.max_length": "Doit comporter au plus {limit} caractères.",
-  "field.minimum": "Doit être supérieur ou égal à {limit}.",
-  "field.maximum": "Doit être inférieur ou égal à {limit}.",
+  "field.min_length": "Doit comporter au moins {limit, plural, one {# caractère} other {# caractères}}.",
+  "field.max_length": "Doit comporter au plus {limit, plural, one {# caractère} other {# caractères}}.",
+  "field.minimum": "Doit être supérieur ou égal à {limit, number, exact}.",
+  "field.maximum": "Doit être inférieur ou égal à {limit, number, exact}.",
+  "field.exclusive_minimum": "Doit être strictement supérieur à {limit, number, exact}.",
+  "field.exclusive_maximum": "Doit être strictement inférieur à {limit, number, exact}.",
   "field.enum": "Doit être l’une des valeurs suivantes : {values}.",
   "field.pattern": "Le format n’est pas valide.",
-  "field.min_items": "Doit contenir au moins {limit} éléments.",
-  "field.max_items": "Doit contenir au plus {limit} éléments.",
+  "field.min_items": "Doit contenir au moins {limit, plural, one {# élément} other {# éléments}}.",
+  "field.max_items": "Doit contenir au plus {limit, plural, one {# élément} other {# éléments}}.",
   "field.unique_items": "Ne doit pas contenir de doublons.",
   "field.invalid": "N’est pas valide.",
   "field.unstorable": "Ne doit pas contenir le caractère U+0000 ni un substitut UTF-16 isolé.",
-  "field.max_depth": "Ne doit pas imbriquer tableaux et objets sur plus de {limit} niveaux.",
+  "field.max_depth":
+    "Ne doit pas imbriquer tableaux et objets sur plus de {limit, plural, one {# niveau} other {# niveaux}}.",
   "field.host_header": "Doit être un nom d’hôte ou une adresse IP, éventuellement suivi de :port.",
   "field.unknown_scope": "Portée inconnue : {scope}.",
   "field.unknown_class_group": "Groupe de classe inconnu : {id}.",
@@ -158,10 +169,12 @@ export const frFR: Catalogue = {
   "conflict.profile_key_taken": "Un champ de profil avec cette clé existe déjà.",
   "conflict.profile_unique_duplicates":
     "Des utilisateurs partagent déjà des valeurs de ce champ ; il ne peut pas devenir unique.",
-  "conflict.profile_field_limit": "Un établissement peut définir au plus {limit} champs de profil.",
+  "conflict.profile_field_limit":
+    "Un établissement peut définir au plus {limit, plural, one {# champ de profil} other {# champs de profil}}.",
   "conflict.theme_active": "C'est le thème actif : activez d'abord un autre thème.",
   "conflict.theme_activation_race": "Un autre thème a été activé en même temps. Réessayez.",
-  "field.unknown_template_variable": "Variable inconnue {{{name}}} ; ce modèle peut utiliser : {allowed}.",
+  "field.unknown_template_variable":
+    "Variable inconnue '{{'{name}'}}' ; ce modèle peut utiliser : {allowed}.",
   "field.unknown_template": "Modèle d’e-mail inconnu : {key}.",
   "field.reset_token_invalid":
     "Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.",
@@ -169,16 +182,17 @@ export const frFR: Catalogue = {
   "field.custom_template_key":
     "La clé d’un modèle personnalisé est `custom.` suivi de 1 à 64 lettres minuscules, chiffres, `_` ou `-`.",
   "conflict.media_in_use":
-    "Des leçons utilisent ce fichier ({lessons}). Retirez-le d'abord, ou supprimez avec force=true.",
+    "{lessons, plural, one {# leçon utilise ce fichier} other {# leçons utilisent ce fichier}} : retirez-le d’abord, ou supprimez avec force=true.",
   "conflict.media_not_uploaded": "Rien n'a encore été envoyé pour ce fichier.",
   "conflict.media_already_uploaded": "Le contenu de ce fichier a déjà été envoyé.",
   "conflict.media_failed": "Cet envoi a échoué ({error}). Commencez-en un nouveau.",
   "conflict.media_not_ready": "Ce fichier n'est pas prêt : {id}.",
   "payload_too_large.storage_quota":
-    "Stockage insuffisant : le fichier demande {needed} octets et il reste {available} octets au forfait.",
+    "Stockage insuffisant : le fichier demande {neededMb, number, megabytes} ({needed, plural, one {# octet} many {# d’octets} other {# octets}}) et il reste {availableMb, number, megabytes} ({available, plural, one {# octet} many {# d’octets} other {# octets}}) au forfait.",
   "payload_too_large.upload_size":
-    "Le corps dépasse la taille déclarée pour ce fichier ({sizeBytes} octets).",
-  "payload_too_large.max_upload": "Un fichier peut faire au plus {max} octets.",
+    "Le corps dépasse la taille déclarée pour ce fichier : {sizeMb, number, megabytes} ({sizeBytes, plural, one {# octet} many {# d’octets} other {# octets}}).",
+  "payload_too_large.max_upload":
+    "Un fichier peut faire au plus {maxMb, number, megabytes} ({max, plural, one {# octet} many {# d’octets} other {# octets}}).",
   "forbidden.media_token": "Ce lien d'envoi ou de téléchargement est invalide ou a expiré.",
   storage_unavailable:
     "Le stockage de fichiers « {store} » qui contient ce fichier n'est pas disponible sur ce serveur. Réessayez plus tard.",
@@ -206,13 +220,16 @@ export const frFR: Catalogue = {
     "Le fournisseur vidéo est injoignable ou a refusé la demande. Veuillez réessayer plus tard.",
   "conflict.video_provider_in_use": "Des classes en direct encore programmées utilisent cette connexion.",
   "field.rrule_invalid": "Doit être une règle de récurrence RFC 5545 (RRULE) valide, sans DTSTART.",
-  "field.too_many_occurrences": "La règle produit plus de {limit} occurrences ; indiquez COUNT ou UNTIL.",
+  "field.too_many_occurrences":
+    "La règle produit plus de {limit, plural, one {# occurrence} other {# occurrences}} ; indiquez COUNT ou UNTIL.",
   "field.rrule_too_frequent":
     "Se répète au plus une fois par jour : FREQ vaut DAILY, WEEKLY, MONTHLY ou YEARLY, à l'heure du début (sans BYHOUR, BYMINUTE ni BYSECOND).",
-  "field.rrule_never": "La règle n'a aucune occurrence dans les {years} ans qui suivent le début.",
+  "field.rrule_never":
+    "La règle n’a aucune occurrence {years, plural, one {dans l’année qui suit} other {dans les # ans qui suivent}} le début.",
   "field.rrule_too_long":
-    "La règle doit se terminer (COUNT ou UNTIL) dans les {years} ans qui suivent le début.",
-  "field.window_too_long": "La période de `from` à `to` ne doit pas dépasser {days} jours.",
+    "La règle doit se terminer (COUNT ou UNTIL) {years, plural, one {dans l’année qui suit} other {dans les # ans qui suivent}} le début.",
+  "field.window_too_long":
+    "La période de `from` à `to` ne doit pas dépasser {days, plural, one {# jour} other {# jours}}.",
   "field.audience_required": "Indiquez un cours, une classe ou au moins un invité.",
   "conflict.attendance_not_reported":
     "Son fournisseur vidéo ne rapporte pas la présence : enregistrez-la avec PUT …/attendance.",

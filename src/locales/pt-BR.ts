@@ -15,28 +15,37 @@ export const ptBR: Catalogue = {
   session_required: "Esta operação exige uma sessão autenticada; chaves de API não são aceitas.",
   not_found: "O recurso solicitado não foi encontrado.",
   tenant_not_found:
-    "Nenhuma instituição é atendida em {host}. Cada instituição tem seu próprio host, <slug>.{baseDomain}, ou um domínio próprio que tenha verificado.",
+    'Nenhuma instituição é atendida no host "{host}". Cada instituição tem seu próprio host: <slug>.{baseDomain}{port}, ou um domínio próprio que tenha verificado.',
+  "tenant_not_found.no_host":
+    "A requisição não tem cabeçalho Host, então não indica nenhuma instituição. Cada instituição tem seu próprio host: <slug>.{baseDomain}, ou um domínio próprio que tenha verificado.",
   conflict: "A requisição entra em conflito com o estado atual do recurso.",
   "conflict.email_taken": "Já existe um usuário com este e-mail nesta instituição.",
   "conflict.last_admin": "A instituição precisa manter pelo menos um administrador ativo.",
   "conflict.class_code_taken": "Já existe uma turma com este código nesta instituição.",
-  "conflict.class_full": "A turma está cheia: admite no máximo {capacity} membros.",
-  "conflict.capacity_below_members": "A turma já tem {members} membros; a capacidade não pode ser menor.",
+  "conflict.class_full":
+    "A turma está cheia: admite no máximo {capacity, plural, one {# membro} other {# membros}}.",
+  "conflict.capacity_below_members":
+    "A turma já tem {members, plural, one {# membro} other {# membros}}; a capacidade não pode ser menor.",
   "conflict.invite_pending": "Já existe um convite pendente para este e-mail.",
   "conflict.invite_accepted": "Este convite já foi aceito.",
   "conflict.invite_revoked": "Este convite foi revogado.",
   "conflict.invite_expired": "Este convite expirou. Peça um novo.",
   "field.ends_before_starts": "Deve ser posterior a startsAt.",
   "field.future_required": "Deve estar no futuro.",
-  "field.max_days_ahead": "Deve estar a no máximo {days} dias a partir de agora.",
+  "field.max_days_ahead":
+    "Deve estar a no máximo {days, plural, one {# dia} other {# dias}} a partir de agora.",
   payload_too_large: "O corpo da requisição é grande demais.",
   headers_too_large: "Os cabeçalhos da requisição são grandes demais.",
   request_timeout: "A requisição não foi recebida a tempo.",
   unsupported_media_type: "Envie o corpo da requisição como application/json.",
   student_limit_reached:
-    "O plano {plan} admite {limit} alunos e não tem mais vagas. Um administrador pode mudar a instituição para um plano maior (POST /api/institution/billing/checkout).",
-  rate_limit_exceeded: "Muitas requisições. Tente novamente em {retryAfter} segundos.",
-  "rate_limit_exceeded.login": "Muitas tentativas de login. Tente novamente em {retryAfter} segundos.",
+    "O plano {plan} admite {limit, plural, one {# aluno} other {# alunos}} e não tem mais vagas. {upgrade, select, checkout {Um administrador pode mudar a instituição para um plano pago com POST /api/institution/billing/checkout.} portal {Um administrador pode mudar a instituição para um plano maior no portal de cobrança (POST /api/institution/billing/portal).} other {Nenhum plano admite mais alunos; os limites são definidos pelo operador do serviço (PLAN_STUDENT_LIMITS).}}",
+  "student_limit_reached.limit": "O plano admite no máximo {limit, plural, one {# aluno} other {# alunos}}.",
+  "student_limit_reached.plan": "O plano da instituição é {plan}.",
+  rate_limit_exceeded:
+    "Muitas requisições. Tente novamente em {retryAfter, plural, one {# segundo} other {# segundos}}.",
+  "rate_limit_exceeded.login":
+    "Muitas tentativas de login. Tente novamente em {retryAfter, plural, one {# segundo} other {# segundos}}.",
   internal_error: "Ocorreu um erro inesperado. Tente novamente mais tarde.",
   student_limit_unverifiable:
     "Não foi possível verificar o limite de alunos do plano agora. Tente novamente mais tarde.",
@@ -44,7 +53,7 @@ export const ptBR: Catalogue = {
   "conflict.already_subscribed":
     "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
   "conflict.automation_limit":
-    "Esta instituição já tem {limit} automações e endpoints de webhook, o máximo permitido. Exclua um antes.",
+    "Esta instituição já tem {limit, plural, one {# automação ou endpoint de webhook} other {# automações e endpoints de webhook}}, o máximo permitido. Exclua um antes.",
   "conflict.not_inbound": "Só uma automação acionada por webhook de entrada tem token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key já foi usada com outra requisição.",
   "conflict.idempotency_in_progress":
@@ -63,18 +72,21 @@ export const ptBR: Catalogue = {
     "Nenhum evento com este id é mantido para esta instituição (os eventos são mantidos por 30 dias); recomece com `since`.",
   "field.type": "Deve ser do tipo {type}.",
   "field.format": "Deve ser um {format} válido.",
-  "field.min_length": "Deve ter pelo menos {limit} caracteres.",
-  "field.max_length": "Deve ter no máximo {limit} caracteres.",
-  "field.minimum": "Deve ser maior ou igual a {limit}.",
-  "field.maximum": "Deve ser menor ou igual a {limit}.",
+  "field.min_length": "Deve ter pelo menos {limit, plural, one {# caractere} other {# caracteres}}.",
+  "field.max_length": "Deve ter no máximo {limit, plural, one {# caractere} other {# caracteres}}.",
+  "field.minimum": "Deve ser maior ou igual a {limit, number, exact}.",
+  "field.maximum": "Deve ser menor ou igual a {limit, number, exact}.",
+  "field.exclusive_minimum": "Deve ser maior que {limit, number, exact}.",
+  "field.exclusive_maximum": "Deve ser menor que {limit, number, exact}.",
   "field.enum": "Deve ser um dos valores: {values}.",
   "field.pattern": "Tem um formato inválido.",
-  "field.min_items": "Deve conter pelo menos {limit} itens.",
-  "field.max_items": "Deve conter no máximo {limit} itens.",
+  "field.min_items": "Deve conter pelo menos {limit, plural, one {# item} other {# itens}}.",
+  "field.max_items": "Deve conter no máximo {limit, plural, one {# item} other {# itens}}.",
   "field.unique_items": "Não pode conter itens repetidos.",
   "field.invalid": "Não é válido.",
   "field.unstorable": "Não pode conter o caractere U+0000 nem um surrogate UTF-16 sem par.",
-  "field.max_depth": "Não pode aninhar arrays e objetos em mais de {limit} níveis.",
+  "field.max_depth":
+    "Não pode aninhar arrays e objetos em mais de {limit, plural, one {# nível} other {# níveis}}.",
   "field.host_header": "Deve ser um nome de host ou endereço IP, opcionalmente seguido de :porta.",
   "field.unknown_scope": "Escopo desconhecido: {scope}.",
   "field.unknown_class_group": "Turma desconhecida: {id}.",
@@ -155,10 +167,12 @@ export const ptBR: Catalogue = {
   "conflict.profile_key_taken": "Já existe um campo de perfil com esta chave.",
   "conflict.profile_unique_duplicates":
     "Usuários já compartilham valores deste campo; ele não pode se tornar único.",
-  "conflict.profile_field_limit": "Uma instituição pode definir no máximo {limit} campos de perfil.",
+  "conflict.profile_field_limit":
+    "Uma instituição pode definir no máximo {limit, plural, one {# campo de perfil} other {# campos de perfil}}.",
   "conflict.theme_active": "Este é o tema ativo: ative outro tema primeiro.",
   "conflict.theme_activation_race": "Outro tema foi ativado ao mesmo tempo. Tente novamente.",
-  "field.unknown_template_variable": "Variável desconhecida {{{name}}}; este modelo pode usar: {allowed}.",
+  "field.unknown_template_variable":
+    "Variável desconhecida '{{'{name}'}}'; este modelo pode usar: {allowed}.",
   "field.unknown_template": "Modelo de e-mail desconhecido: {key}.",
   "field.reset_token_invalid":
     "Este link de redefinição de senha é inválido, expirou ou já foi usado. Peça um novo.",
@@ -166,16 +180,17 @@ export const ptBR: Catalogue = {
   "field.custom_template_key":
     "A chave de um modelo próprio é `custom.` seguido de 1 a 64 letras minúsculas, dígitos, `_` ou `-`.",
   "conflict.media_in_use":
-    "Aulas usam este arquivo ({lessons}). Retire-o delas primeiro, ou exclua com force=true.",
+    "{lessons, plural, one {# aula usa este arquivo; retire-o dela} other {# aulas usam este arquivo; retire-o delas}} primeiro, ou exclua com force=true.",
   "conflict.media_not_uploaded": "Nada foi enviado para este arquivo ainda.",
   "conflict.media_already_uploaded": "O conteúdo deste arquivo já foi enviado.",
   "conflict.media_failed": "Este envio falhou ({error}). Comece um novo.",
   "conflict.media_not_ready": "Este arquivo não está pronto: {id}.",
   "payload_too_large.storage_quota":
-    "Armazenamento insuficiente: o arquivo precisa de {needed} bytes e o plano tem {available} bytes livres.",
+    "Armazenamento insuficiente: o arquivo precisa de {neededMb, number, megabytes} ({needed, plural, one {# byte} many {# de bytes} other {# bytes}}) e o plano tem {availableMb, number, megabytes} ({available, plural, one {# byte} many {# de bytes} other {# bytes}}) livres.",
   "payload_too_large.upload_size":
-    "O corpo é maior que o tamanho declarado para este arquivo ({sizeBytes} bytes).",
-  "payload_too_large.max_upload": "Um arquivo pode ter no máximo {max} bytes.",
+    "O corpo é maior que o tamanho declarado para este arquivo: {sizeMb, number, megabytes} ({sizeBytes, plural, one {# byte} many {# de bytes} other {# bytes}}).",
+  "payload_too_large.max_upload":
+    "Um arquivo pode ter no máximo {maxMb, number, megabytes} ({max, plural, one {# byte} many {# de bytes} other {# bytes}}).",
   "forbidden.media_token": "Este link de envio ou download é inválido ou expirou.",
   storage_unavailable:
     'O armazenamento de arquivos "{store}" que guarda este arquivo não está disponível neste servidor. Tente novamente mais tarde.',
@@ -200,12 +215,16 @@ export const ptBR: Catalogue = {
     "Não foi possível contatar o provedor de vídeo ou ele recusou a solicitação. Tente novamente mais tarde.",
   "conflict.video_provider_in_use": "Aulas ao vivo ainda agendadas usam esta conexão.",
   "field.rrule_invalid": "Deve ser uma regra de recorrência RFC 5545 (RRULE) válida, sem DTSTART.",
-  "field.too_many_occurrences": "A regra gera mais de {limit} ocorrências; informe COUNT ou UNTIL.",
+  "field.too_many_occurrences":
+    "A regra gera mais de {limit, plural, one {# ocorrência} other {# ocorrências}}; informe COUNT ou UNTIL.",
   "field.rrule_too_frequent":
     "Repete no máximo uma vez por dia: FREQ é DAILY, WEEKLY, MONTHLY ou YEARLY, no horário do início (sem BYHOUR, BYMINUTE nem BYSECOND).",
-  "field.rrule_never": "A regra não tem ocorrência nos {years} anos seguintes ao início.",
-  "field.rrule_too_long": "A regra deve terminar (COUNT ou UNTIL) dentro de {years} anos a partir do início.",
-  "field.window_too_long": "O intervalo de `from` a `to` não pode passar de {days} dias.",
+  "field.rrule_never":
+    "A regra não tem ocorrência em até {years, plural, one {# ano} other {# anos}} após o início.",
+  "field.rrule_too_long":
+    "A regra deve terminar (COUNT ou UNTIL) dentro de {years, plural, one {# ano} other {# anos}} a partir do início.",
+  "field.window_too_long":
+    "O intervalo de `from` a `to` não pode passar de {days, plural, one {# dia} other {# dias}}.",
   "field.audience_required": "Informe um curso, uma turma ou ao menos um convidado.",
   "conflict.attendance_not_reported":
     "O provedor de vídeo desta aula não informa presença: registre-a com PUT …/attendance.",

@@ -198,7 +198,7 @@ describe("memberships shared with the users API", () => {
       classGroupIds: [classId],
     });
     expect(viaUsers.statusCode).toBe(409);
-    expect(viaUsers.json().message).toBe("The class is full: it admits at most 1 members.");
+    expect(viaUsers.json().message).toBe("The class is full: it admits at most 1 member.");
     const members = await send("GET", `/api/institution/classes/${classId}/members`);
     expect(members.json().data.map((m: { userId: string }) => m.userId)).toEqual([u.id]);
   });

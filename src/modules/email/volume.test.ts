@@ -50,7 +50,7 @@ describe("POST /email/messages volume", () => {
     expect(res.json().details).toEqual([
       {
         field: "bodyHtml",
-        message: `Deve ter no máximo ${Math.floor(MAX_QUEUED_CHARACTERS / 11)} caracteres.`,
+        message: `Deve ter no máximo ${Math.floor(MAX_QUEUED_CHARACTERS / 11).toLocaleString("pt-BR")} caracteres.`,
       },
     ]);
     expect(await queued()).toBe(0);

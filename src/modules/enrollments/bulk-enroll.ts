@@ -5,7 +5,7 @@ import { AppError, type DetailKey } from "../../platform/errors/app-error.js";
 import type { BulkStatus } from "../../platform/http/bulk.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
-import { admitStudents, studentLimitReached } from "../users/service.js";
+import { admitStudents, type PlanLimit, studentLimitReached } from "../users/service.js";
 import { insertEnrollmentsSkippingCurrent } from "./bulk-repo.js";
 import type { BulkItemInput } from "./bulk-schemas.js";
 import { enrollmentAbout } from "./events.js";
@@ -167,16 +167,16 @@ async function seatsRefused(
   plans: PlanConfig,
   tenantId: string,
   items: readonly Resolved[],
-): Promise<{ plan: string; limit: number; users: Set<string> } | undefined> {
+): Promise<(PlanLimit & { users: Set<string> }) | undefined> {
   const candidates = items.filter((r) => roleOf(r.item) === "student" && r.user.role !== "student");
   if (candidates.length === 0) return undefined;
-  const { plan, limit, refused } = await admitStudents(
+  const { plan, limit, upgrade, refused } = await admitStudents(
     tx,
     plans,
     tenantId,
     candidates.map((r) => r.user.id),
   );
-  return refused.size === 0 ? undefined : { plan, limit, users: refused };
+  return refused.size === 0 ? undefined : { plan, limit, upgrade, users: refused };
 }
 
 /** Finds every item's user, course and class group with one query each; an item missing any of them fails. */

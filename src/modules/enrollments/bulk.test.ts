@@ -197,7 +197,7 @@ describe("bulk enrollment", () => {
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({
       error: "validation_failed",
-      details: [{ field: "items", message: "Must contain at most 1000 items." }],
+      details: [{ field: "items", message: "Must contain at most 1,000 items." }],
     });
     expect((await bulk(t, key, [])).statusCode).toBe(400);
     const malformed = await bulk(t, key, [{ userId: user.id, courseId, tenantId: t.id }]);

@@ -3,6 +3,7 @@ import type { Config } from "../../config/index.js";
 import { isPlan } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
+import { megabytes } from "../../platform/i18n/units.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
@@ -115,12 +116,11 @@ export async function createUpload(
 ): Promise<{ media: MediaRecord; upload: UploadTarget }> {
   const { media: config } = deps.config;
   if (input.sizeBytes > config.maxUploadBytes) {
+    const params = { max: config.maxUploadBytes, maxMb: megabytes(config.maxUploadBytes) };
     throw new AppError("payload_too_large", {
       messageKey: "payload_too_large.max_upload",
-      params: { max: config.maxUploadBytes },
-      details: [
-        { field: "sizeBytes", key: "payload_too_large.max_upload", params: { max: config.maxUploadBytes } },
-      ],
+      params,
+      details: [{ field: "sizeBytes", key: "payload_too_large.max_upload", params }],
     });
   }
   const store = storesFor(config).current;
@@ -132,7 +132,13 @@ export async function createUpload(
     const { used, plan } = await repo.lockStorage(tx, tenantId);
     const limit = storageLimit(deps.config, plan) ?? 0;
     if (used + input.sizeBytes > limit) {
-      const params = { needed: input.sizeBytes, available: Math.max(0, limit - used) };
+      const available = Math.max(0, limit - used);
+      const params = {
+        needed: input.sizeBytes,
+        neededMb: megabytes(input.sizeBytes),
+        available,
+        availableMb: megabytes(available),
+      };
       throw new AppError("payload_too_large", {
         messageKey: "payload_too_large.storage_quota",
         params,

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { megabytes } from "../../platform/i18n/units.js";
 import type { MediaRow } from "./repo.js";
 import * as repo from "./repo.js";
 import type { MediaDeps } from "./service.js";
@@ -32,7 +33,7 @@ export async function receiveUpload(
   const tooLarge = () =>
     new AppError("payload_too_large", {
       messageKey: "payload_too_large.upload_size",
-      params: { sizeBytes: row.sizeBytes },
+      params: { sizeBytes: row.sizeBytes, sizeMb: megabytes(row.sizeBytes) },
     });
   // A Content-Length over the declared size is refused before a byte is read.
   if (declaredLength !== undefined && declaredLength > row.sizeBytes) throw tooLarge();

@@ -72,8 +72,10 @@ export function userRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "Create a user",
         description:
-          "A `student` counts against the plan's student limit: 422 `student_limit_reached` when it is reached, " +
-          "503 `student_limit_unverifiable` when it cannot be checked; nothing is created in either case. " +
+          "A `student` counts against the plan's student limit: 422 `student_limit_reached` when it is reached " +
+          "(its message names the plan, the limit and the billing route that raises it; `details` name the " +
+          "`plan` and the `limit`), 503 `student_limit_unverifiable` when it cannot be checked; nothing is " +
+          "created in either case. " +
           "Creating an `institution_admin` needs an administrator's session. The answer's `signIn` says how " +
           "the user will first sign in: through the invitation mailed now (`sendInvite: true`), or, without " +
           "it, by asking for a password reset with their e-mail (`POST /api/auth/password-reset`), since the " +

@@ -220,7 +220,13 @@ export const BulkCreateUsersResponse = Type.Object(
             status: "failed",
             error: {
               error: "student_limit_reached",
-              message: "The plan's limit of 10 students has been reached.",
+              message:
+                "The free plan admits 10 students and has no seat left. An administrator can move the " +
+                "institution to a paid plan with POST /api/institution/billing/checkout.",
+              details: [
+                { field: "plan", message: "The institution's plan is free." },
+                { field: "limit", message: "The plan admits at most 10 students." },
+              ],
             },
           },
         ],

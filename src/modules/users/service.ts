@@ -21,7 +21,7 @@ import { admitStudent, reserveStudentSeats } from "./student-limit.js";
 
 export { type BulkUserOutcome, bulkCreateUsers } from "./bulk-create.js";
 export { adminRequired, mayAssignRole } from "./roles.js";
-export { admitStudent, admitStudents, studentLimitReached } from "./student-limit.js";
+export { admitStudent, admitStudents, type PlanLimit, studentLimitReached } from "./student-limit.js";
 export type { Actor };
 
 /**

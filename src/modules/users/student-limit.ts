@@ -1,16 +1,32 @@
-import type { PlanConfig } from "../../config/plans.js";
-import { isPlan } from "../../config/plans.js";
+import { isPlan, PAID_PLANS, type Plan, type PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { countEnrolledNonStudents, lockTenantPlan, uncountedStudents } from "./repo.js";
 
-export interface StudentSeats {
-  /** The institution's plan, whose limit this is. */
+/**
+ * How an institution gets more seats: `checkout` buys a paid plan (from `free`), `portal` changes the live
+ * subscription (checkout refuses a second one), `none` when no plan admits more students.
+ */
+export type SeatUpgrade = "checkout" | "portal" | "none";
+
+/** What a refusal names: the plan, its limit and the way to a larger one. */
+export interface PlanLimit {
   plan: string;
   limit: number;
+  upgrade: SeatUpgrade;
+}
+
+export interface StudentSeats extends PlanLimit {
   /** Seats still free under the plan; never negative (a plan lowered below its count has none). */
   left: number;
+}
+
+/** Limits are configuration, so "a larger plan" is one whose configured limit is higher, not a later name. */
+function upgradeFrom(plans: PlanConfig, plan: Plan): SeatUpgrade {
+  const limit = plans.studentLimits[plan];
+  if (!PAID_PLANS.some((p) => plans.studentLimits[p] > limit)) return "none";
+  return plan === "free" ? "checkout" : "portal";
 }
 
 /**
@@ -27,15 +43,21 @@ export async function studentSeats(tx: Executor, plans: PlanConfig, tenantId: st
     const current =
       (await readCounter(tx, tenantId, "users:role:student")) +
       (await countEnrolledNonStudents(tx, tenantId));
-    return { plan, limit, left: Math.max(0, limit - current) };
+    return { plan, limit, upgrade: upgradeFrom(plans, plan), left: Math.max(0, limit - current) };
   } catch (err) {
     throw new AppError("student_limit_unverifiable", { cause: err });
   }
 }
 
-/** 422, naming the plan, its limit and how to raise it. */
-export const studentLimitReached = (seats: { plan: string; limit: number }) =>
-  new AppError("student_limit_reached", { params: { plan: seats.plan, limit: seats.limit } });
+/** 422, naming the plan, its limit and how to raise it; the details name the plan and the limit field by field. */
+export const studentLimitReached = ({ plan, limit, upgrade }: PlanLimit) =>
+  new AppError("student_limit_reached", {
+    params: { plan, limit, upgrade },
+    details: [
+      { field: "plan", key: "student_limit_reached.plan", params: { plan } },
+      { field: "limit", key: "student_limit_reached.limit", params: { limit } },
+    ],
+  });
 
 /** Makes room for `seats` more students inside the caller's transaction, or refuses (422, or 503 as above). */
 export async function reserveStudentSeats(
@@ -60,11 +82,11 @@ export async function admitStudents(
   plans: PlanConfig,
   tenantId: string,
   nonStudentIds: readonly string[],
-): Promise<{ plan: string; limit: number; refused: Set<string> }> {
+): Promise<PlanLimit & { refused: Set<string> }> {
   const refused = new Set<string>();
   const ids = [...new Set(nonStudentIds)];
-  if (ids.length === 0) return { plan: "", limit: 0, refused };
-  const { plan, limit, left } = await studentSeats(tx, plans, tenantId);
+  if (ids.length === 0) return { plan: "", limit: 0, upgrade: "none", refused };
+  const { plan, limit, upgrade, left } = await studentSeats(tx, plans, tenantId);
   // Read after the tenant lock: an enrollment committed by a transaction this one waited for counts already.
   const uncounted = new Set(await uncountedStudents(tx, tenantId, ids));
   let free = left;
@@ -73,7 +95,7 @@ export async function admitStudents(
     if (free > 0) free--;
     else refused.add(id);
   }
-  return { plan, limit, refused };
+  return { plan, limit, upgrade, refused };
 }
 
 /** `admitStudents` for one user: 422 when there is no seat for them. */

@@ -160,7 +160,11 @@ describe("bulk user creation", () => {
       error: "student_limit_reached",
       message:
         "The free plan admits 3 students and has no seat left. An administrator can move the institution " +
-        "to a larger plan (POST /api/institution/billing/checkout).",
+        "to a paid plan with POST /api/institution/billing/checkout.",
+      details: [
+        { field: "plan", message: "The institution's plan is free." },
+        { field: "limit", message: "The plan admits at most 3 students." },
+      ],
     });
     expect(await count(t.id, "student")).toBe(3);
   });

@@ -51,7 +51,7 @@ describe("bounded input", () => {
     const res = await post("/api/institution/courses", wide);
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toEqual([
-      { field: "body", message: `Must contain at most ${MAX_OBJECT_MEMBERS} items.` },
+      { field: "body", message: `Must contain at most ${MAX_OBJECT_MEMBERS.toLocaleString("en-US")} items.` },
     ]);
   });
 
@@ -59,14 +59,14 @@ describe("bounded input", () => {
     const res = await post("/api/institution/users/bulk", JSON.stringify({ items: Array(200_000).fill(1) }));
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toEqual([
-      { field: "body", message: `Must contain at most ${MAX_JSON_VALUES} items.` },
+      { field: "body", message: `Must contain at most ${MAX_JSON_VALUES.toLocaleString("en-US")} items.` },
     ]);
   });
 
   it("answers a body of 20,001 invalid items with its first error, and 1,000 of them with at most MAX_DETAILS details", async () => {
     const many = await post("/api/institution/users/bulk", JSON.stringify({ items: Array(20_001).fill({}) }));
     expect(many.statusCode).toBe(400);
-    expect(many.json().details).toEqual([{ field: "items", message: "Must contain at most 1000 items." }]);
+    expect(many.json().details).toEqual([{ field: "items", message: "Must contain at most 1,000 items." }]);
     const limit = await post(
       "/api/institution/users/bulk",
       JSON.stringify({ items: Array(1000).fill({ x: 1 }) }),

@@ -202,11 +202,21 @@ function detailOf(e: ErrorObject): DetailKey {
     case "maxLength":
       return { field: joinPath(e.instancePath), key: "field.max_length", params: { limit: Number(p.limit) } };
     case "minimum":
-    case "exclusiveMinimum":
       return { field: joinPath(e.instancePath), key: "field.minimum", params: { limit: Number(p.limit) } };
+    case "exclusiveMinimum":
+      return {
+        field: joinPath(e.instancePath),
+        key: "field.exclusive_minimum",
+        params: { limit: Number(p.limit) },
+      };
     case "maximum":
-    case "exclusiveMaximum":
       return { field: joinPath(e.instancePath), key: "field.maximum", params: { limit: Number(p.limit) } };
+    case "exclusiveMaximum":
+      return {
+        field: joinPath(e.instancePath),
+        key: "field.exclusive_maximum",
+        params: { limit: Number(p.limit) },
+      };
     case "enum":
       return {
         field: joinPath(e.instancePath),

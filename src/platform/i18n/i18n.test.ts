@@ -1,9 +1,16 @@
+import {
+  isPluralElement,
+  isSelectElement,
+  isStructurallySame,
+  type MessageFormatElement,
+  parse,
+} from "@formatjs/icu-messageformat-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enUS } from "../../locales/en-US.js";
-import { CATALOGUES, LOCALES } from "../../locales/index.js";
+import { CATALOGUES, LOCALES, type Locale, type MessageKey } from "../../locales/index.js";
 import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
 import { negotiateLocale } from "./negotiate.js";
-import { translate } from "./translate.js";
+import { compileMessage, translate } from "./translate.js";
 
 describe("negotiateLocale", () => {
   it.each([
@@ -29,31 +36,88 @@ describe("negotiateLocale", () => {
   });
 });
 
-function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
+/** The arguments of a message and, for a select, its branches: what every language must handle alike. */
+function selectBranches(elements: readonly MessageFormatElement[], out: string[] = []): string[] {
+  for (const el of elements) {
+    if (isSelectElement(el)) out.push(`${el.value}: ${Object.keys(el.options).sort().join(" ")}`);
+    if (isSelectElement(el) || isPluralElement(el)) {
+      for (const option of Object.values(el.options)) selectBranches(option.value, out);
+    }
+  }
+  return out.sort();
+}
+
+function ast(locale: Locale, key: MessageKey): MessageFormatElement[] {
+  return parse(CATALOGUES[locale][key], { ignoreTag: true });
 }
 
 describe("catalogues", () => {
-  it("have the same keys and placeholders in every language, and no empty or untranslated text", () => {
+  const keys = Object.keys(enUS) as MessageKey[];
+
+  it("have the same keys and arguments in every language, and no empty or untranslated text", () => {
     for (const locale of LOCALES) {
       const catalogue = CATALOGUES[locale];
       expect(Object.keys(catalogue).sort()).toEqual(Object.keys(enUS).sort());
-      for (const [key, text] of Object.entries(catalogue)) {
+      for (const key of keys) {
+        const text = catalogue[key];
         expect(text.trim(), `${locale} ${key}`).not.toBe("");
-        expect(placeholders(text), `${locale} ${key}`).toEqual(placeholders(enUS[key as keyof typeof enUS]));
+        const same = isStructurallySame(ast("en-US", key), ast(locale, key));
+        expect(same.success, `${locale} ${key}: ${same.error?.message}`).toBe(true);
+        expect(selectBranches(ast(locale, key)), `${locale} ${key}`).toEqual(
+          selectBranches(ast("en-US", key)),
+        );
         if (locale !== "en-US" && !/application\/json|rateTier/.test(text)) {
-          expect(text, `${locale} ${key} is still English`).not.toBe(enUS[key as keyof typeof enUS]);
+          expect(text, `${locale} ${key} is still English`).not.toBe(enUS[key]);
         }
       }
     }
   });
 
-  it("fills placeholders and leaves unknown ones visible", () => {
-    expect(translate("en-US", "student_limit_reached", { plan: "free", limit: 3 })).toBe(
+  it("render every message in every language with counts of 1 and 1,000,000 and leave no argument unfilled", () => {
+    for (const locale of LOCALES) {
+      for (const key of keys) {
+        const { args } = compileMessage(locale, key);
+        for (const n of [1, 1_000_000]) {
+          const params = Object.fromEntries(
+            [...args].map(([name, kind]) => [name, kind === "number" ? n : "x"]),
+          );
+          const text = translate(locale, key, params);
+          // The one message that shows braces shows a template variable, `{{name}}`.
+          const shown = key === "field.unknown_template_variable" ? text.replace("{{x}}", "") : text;
+          expect(shown, `${locale} ${key}`).not.toMatch(/NaN|\{[a-zA-Z]+[,}]/);
+          if (n > 1 && [...args.values()].includes("number")) expect(text, `${locale} ${key}`).toMatch(/\d/);
+        }
+      }
+    }
+  });
+
+  it("fill arguments, leave an unknown text argument visible, and never fail on a missing count", () => {
+    expect(translate("en-US", "student_limit_reached", { plan: "free", limit: 3, upgrade: "checkout" })).toBe(
       "The free plan admits 3 students and has no seat left. An administrator can move the institution " +
-        "to a larger plan (POST /api/institution/billing/checkout).",
+        "to a paid plan with POST /api/institution/billing/checkout.",
     );
     expect(translate("pt-BR", "insufficient_scope", {})).toContain("{scope}");
+    // A count the code forgot: the message's own text, not "NaN" or a 500 from the error handler.
+    expect(translate("en-US", "field.max_items", {})).toBe(enUS["field.max_items"]);
+    expect(translate("en-US", "field.max_items", { limit: "many" })).toBe(enUS["field.max_items"]);
+    expect(translate("en-US", "no.such.key")).toBe("Is not valid.");
+  });
+
+  it("compile each message once", () => {
+    expect(compileMessage("fr-FR", "field.max_items")).toBe(compileMessage("fr-FR", "field.max_items"));
+  });
+
+  it("use plural categories beyond one and other, and numbers that are not counts", () => {
+    expect(translate("fr-FR", "field.max_items", { limit: 0 })).toBe("Doit contenir au plus 0 élément.");
+    expect(translate("pt-BR", "payload_too_large.max_upload", { max: 2_000_000, maxMb: 2 })).toBe(
+      "Um arquivo pode ter no máximo 2 MB (2.000.000 de bytes).",
+    );
+    expect(translate("en-US", "field.minimum", { limit: 0.0001 })).toBe(
+      "Must be greater than or equal to 0.0001.",
+    );
+    expect(translate("en-US", "payload_too_large.upload_size", { sizeBytes: 10, sizeMb: 0.00001 })).toBe(
+      "The body is larger than the size declared for this file: 0.00001 MB (10 bytes).",
+    );
   });
 });
 

@@ -171,7 +171,14 @@ export function errorResponseName(status: number): string {
   return (STATUS_CODES[status] ?? `Error ${status}`).replace(/[^A-Za-z0-9]/g, "");
 }
 
-const EXAMPLE_PARAMS = { scope: "courses:write", retryAfter: 30, limit: 10, status: "suspended" };
+const EXAMPLE_PARAMS = {
+  scope: "courses:write",
+  retryAfter: 30,
+  limit: 10,
+  status: "suspended",
+  plan: "free",
+  upgrade: "checkout",
+};
 
 function errorResponses(): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();

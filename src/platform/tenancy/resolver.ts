@@ -92,10 +92,24 @@ export class TenantResolver {
   }
 }
 
+/** `:3000` of `acme.localhost:3000` or `[::1]:3000`; empty when the host names no port. */
+export function portOf(raw: string): string {
+  const host = raw.trim();
+  const at = host.startsWith("[") ? host.indexOf("]") + 1 : host.lastIndexOf(":");
+  const port = at <= 0 ? "" : host.slice(at);
+  return /^:\d{1,5}$/.test(port) ? port : "";
+}
+
 /**
- * 404 `tenant_not_found`, saying which host was read and how institutions are addressed: a client pointed at
- * `localhost` or at the wrong subdomain learns what to change.
+ * 404 `tenant_not_found`, saying which host was read and how institutions are addressed, with the port the
+ * client used: a client pointed at `localhost:3000` or at the wrong subdomain learns what to change.
  */
 export function tenantNotFound(host: string | undefined, baseDomain: string): AppError {
-  return new AppError("tenant_not_found", { params: { host: host ?? "(none)", baseDomain } });
+  if (host === undefined || host.trim() === "") {
+    return new AppError("tenant_not_found", {
+      messageKey: "tenant_not_found.no_host",
+      params: { baseDomain },
+    });
+  }
+  return new AppError("tenant_not_found", { params: { host: host.trim(), baseDomain, port: portOf(host) } });
 }

@@ -9,7 +9,8 @@ import {
   startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
-import { normaliseHost, slugFromHost } from "./resolver.js";
+import { errorBody } from "../errors/handler.js";
+import { normaliseHost, slugFromHost, tenantNotFound } from "./resolver.js";
 
 describe("host parsing", () => {
   it.each([
@@ -61,10 +62,68 @@ describe("tenant resolution", () => {
       expect(res.json()).toEqual({
         error: "tenant_not_found",
         message:
-          "No institution is served at localhost:3000. Each institution has its own host, <slug>.localhost, " +
-          "or a custom domain it has verified.",
+          'No institution is served at host "localhost:3000". Each institution has its own host: ' +
+          "<slug>.localhost:3000, or a custom domain it has verified.",
       });
     }
+  });
+
+  it.each([
+    [
+      "pt-BR",
+      'Nenhuma instituição é atendida no host "nobody.localhost:3000". Cada instituição tem seu próprio host: ' +
+        "<slug>.localhost:3000, ou um domínio próprio que tenha verificado.",
+    ],
+    [
+      "en-US",
+      'No institution is served at host "nobody.localhost:3000". Each institution has its own host: ' +
+        "<slug>.localhost:3000, or a custom domain it has verified.",
+    ],
+    [
+      "es-ES",
+      'No hay ninguna institución en el host "nobody.localhost:3000". Cada institución tiene su propio host: ' +
+        "<slug>.localhost:3000, o un dominio propio que haya verificado.",
+    ],
+    [
+      "fr-FR",
+      "Aucun établissement n’est servi à l’hôte « nobody.localhost:3000 ». Chaque établissement a son propre " +
+        "hôte : <slug>.localhost:3000, ou un domaine qu’il a vérifié.",
+    ],
+  ])("names the host and the way institutions are addressed in %s", async (locale, message) => {
+    const res = await h.inject({
+      method: "GET",
+      url: "/api/institution/courses",
+      headers: { host: "nobody.localhost:3000", "accept-language": locale, ...bearer(keyA) },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers["content-language"]).toBe(locale);
+    expect(res.json()).toEqual({ error: "tenant_not_found", message });
+  });
+
+  it("says so when the request has no Host header at all (HTTP/1.0)", () => {
+    expect(errorBody(tenantNotFound(undefined, "localhost"), "en-US")).toEqual({
+      error: "tenant_not_found",
+      message:
+        "The request has no Host header, so it names no institution. Each institution has its own host: " +
+        "<slug>.localhost, or a custom domain it has verified.",
+    });
+  });
+
+  it("keeps the port the client used, or none, in the address it suggests", async () => {
+    const at = async (host: string) =>
+      (
+        await h.inject({
+          method: "GET",
+          url: "/api/institution/courses",
+          headers: { host, "accept-language": "en-US", ...bearer(keyA) },
+        })
+      ).json().message as string;
+    expect(await at("example.com")).toContain(
+      'host "example.com". Each institution has its own host: <slug>.localhost,',
+    );
+    expect(await at("[::1]:8080")).toContain(
+      'host "[::1]:8080". Each institution has its own host: <slug>.localhost:8080,',
+    );
   });
 
   it("serves a tenant on a verified custom domain only", async () => {
