@@ -7,7 +7,9 @@
  * LISTS_REQUESTS sequential GETs with an API key (an administrator's session for the session-only routes), one in
  * flight, and all cases of all routes are interleaved over LISTS_ROUNDS rounds, so load from elsewhere falls on
  * all sizes alike. Prints r (requests/s) per size and the ratios r(LARGE)/r(SMALL) and r(HUGE)/r(LARGE) (target
- * ≥ 0.8). Checks: HTTP 200, and the page holds min(perPage, total) items.
+ * ≥ 0.8). Checks: HTTP 200, and the page holds min(perPage, total) items. Each case below the target then runs
+ * once more at its larger size with its statements explained as they ran (bench/lists-explain.ts), in the log and
+ * in the results (`explain`).
  */
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
@@ -22,6 +24,7 @@ import {
   listUrl,
   type Seeded,
 } from "../src/test-support/list-fixtures.js";
+import { captureStatements, type ExplainedStatement, explainStatements } from "./lists-explain.js";
 import { makeKey, makeTenant } from "./seed.js";
 
 export const LISTS_REQUESTS = 20;
@@ -39,6 +42,8 @@ export interface ListsResult {
     rps: Record<string, number>;
     ratio: number;
     hugeRatio?: number;
+    /** Below target: the statements of one request at the larger size, explained (bench/lists-explain.ts). */
+    explain?: { size: number; statements: ExplainedStatement[] };
   }[];
   problems: string[];
 }
@@ -119,10 +124,43 @@ export async function measureLists(
         if (round > 0) elapsed.set(id(c), (elapsed.get(id(c)) ?? 0) + performance.now() - t0);
       }
     }
+    const rows = tabulate(all, sizes, elapsed, id, log);
+    // Each case under target: its statements at the larger size, explained as they ran, for the reasons.
+    for (const row of rows.filter((r) => r.ratio < 0.8 || (r.hugeRatio ?? 1) < 0.8)) {
+      const fixture = LIST_FIXTURES.find((f) => f.name === row.route) as ListFixture;
+      const query = fixture.queries.find((q) => q.name === row.query) as ListQuery;
+      const size = row.ratio < 0.8 ? sizes.large : sizes.huge;
+      const target = targets.get(at(fixture, size)) as Target;
+      const url = `http://127.0.0.1:${port}${listUrl(fixture, target.seeded, query, row.perPage)}`;
+      const statements = await captureStatements(database, async () => {
+        await (await request(url, { headers: target.headers })).body.dump();
+      });
+      row.explain = { size, statements: await explainStatements(database, statements, fixture.tables) };
+      for (const e of row.explain.statements) {
+        log(
+          `(q) explain ${row.route} ${row.query} perPage ${row.perPage} at ${size}: ${e.summary} | ${e.sql}`,
+        );
+      }
+    }
+    log(
+      `(q) ${rows.filter((r) => r.explain !== undefined).length} of ${rows.length} cases below the 0.8 target`,
+    );
+    const unique = [...new Set(problems)];
+    for (const problem of unique) log(`(q) check failed: ${problem}`);
+    return { sizes: all, cases: rows, problems: unique };
   } finally {
     await app.close();
   }
+}
 
+/** Each case's r per size (requests/s over the measured rounds) and its ratios, logged as they are made. */
+function tabulate(
+  all: number[],
+  sizes: { small: number; large: number; huge: number },
+  elapsed: Map<string, number>,
+  id: (c: Case) => string,
+  log: (line: string) => void,
+): ListsResult["cases"] {
   const rps = (c: Case) =>
     Math.round((LISTS_REQUESTS * LISTS_ROUNDS * 1000) / (elapsed.get(id(c)) ?? Number.NaN));
   const ratioOf = (a: number | undefined, b: number | undefined) =>
@@ -157,11 +195,7 @@ export async function measureLists(
       }
     }
   }
-  const below = rows.filter((r) => r.ratio < 0.8 || (r.hugeRatio !== undefined && r.hugeRatio < 0.8));
-  log(`(q) ${below.length} of ${rows.length} cases below the 0.8 target`);
-  const unique = [...new Set(problems)];
-  for (const problem of unique) log(`(q) check failed: ${problem}`);
-  return { sizes: all, cases: rows, problems: unique };
+  return rows;
 }
 
 /** The session cookie of the tenant's administrator, for the routes that take no API key. */

@@ -145,6 +145,9 @@ export const liveClasses = pgTable(
     index("live_classes_class_group_starts_idx").on(t.tenantId, t.classGroupId, t.startsAt, t.id),
     index("live_classes_host_starts_idx").on(t.tenantId, t.hostUserId, t.startsAt, t.id),
     index("live_classes_provider_idx").on(t.tenantId, t.videoProviderId),
+    // A student's audience: the classes it co-hosts or is invited to (migration 0044).
+    index("live_classes_co_hosts_idx").using("gin", t.coHostIds),
+    index("live_classes_invitees_idx").using("gin", t.inviteeIds),
   ],
 );
 

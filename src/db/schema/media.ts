@@ -48,6 +48,17 @@ export const driveFolders = pgTable(
       sql`aula_fold(${t.name})`,
       t.id,
     ),
+    // The top-level folders of each audience (the institution under the nil uuid, a course, a class) in that order:
+    // a student's top level, read part by part (migration 0044).
+    index("drive_folders_audience_roots_idx")
+      .on(
+        t.tenantId,
+        t.scope,
+        sql`coalesce(${t.courseId}, ${t.classId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+        sql`aula_fold(${t.name})`,
+        t.id,
+      )
+      .where(sql`${t.parentId} IS NULL`),
     foreignKey({ columns: [t.tenantId, t.parentId], foreignColumns: [t.tenantId, t.id] }).onDelete("cascade"),
     foreignKey({
       columns: [t.tenantId, t.courseId],

@@ -159,9 +159,10 @@ describe("drive children plans at 50,000 files in a folder and 50,000 folders at
     expectNoCount(inside.statements);
     await expectFlat(pageOf(inside.statements, "media")[0], "media_folder_children_idx");
 
+    // A student's top level walks each of its audiences (here the institution's alone) in its own index.
     const top = await children("root", "?perPage=100", auth);
     expect(top.body.pagination).toMatchObject({ total: SIZE + 1 });
     expectNoCount(top.statements);
-    await expectFlat(pageOf(top.statements, "drive_folders")[0], "drive_folders_children_idx");
+    await expectFlat(pageOf(top.statements, "drive_folders")[0], "drive_folders_audience_roots_idx");
   });
 });

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { toIso } from "../../db/schema/columns.js";
 import { classGroupMembers, driveFolders, enrollments, tenantCounters } from "../../db/schema/index.js";
 import { folderKey, NIL_UUID } from "../media/repo.js";
 import type { FolderScope } from "./schemas.js";
@@ -103,6 +104,85 @@ export async function setScope(
     );
 }
 
+/** A student's top level: its audiences that hold top-level folders, and how many they hold together. */
+export interface SharedRoots {
+  folders: number;
+  /** `key`: the course's or class's id, the nil uuid for the institution. */
+  audiences: { scope: FolderScope; key: string }[];
+}
+
+/**
+ * The top-level folders a student may read, per audience, from the counters (drive_roots:…, migration 0032): the
+ * institution's and those of the courses and classes it is in, read for its own enrollments and memberships.
+ */
+export async function sharedRoots(db: Executor, tenantId: string, readerId: string): Promise<SharedRoots> {
+  const result = (await db.execute(sql`
+    SELECT c.counter, c.value FROM ${tenantCounters} c
+    WHERE c.tenant_id = ${tenantId} AND c.value > 0 AND c.counter IN (
+      SELECT 'drive_roots:institution'
+      UNION ALL
+      SELECT 'drive_roots:course:' || e.course_id FROM ${enrollments} e
+      WHERE e.tenant_id = ${tenantId} AND e.user_id = ${readerId} AND e.status IN ('active', 'completed')
+      UNION ALL
+      SELECT 'drive_roots:class:' || m.class_group_id FROM ${classGroupMembers} m
+      WHERE m.tenant_id = ${tenantId} AND m.user_id = ${readerId})`)) as unknown as {
+    rows: { counter: string; value: number | string }[];
+  };
+  const audiences = result.rows.map((r) => {
+    const [, scope, key] = r.counter.split(":") as [string, FolderScope, string | undefined];
+    return { scope, key: key ?? NIL_UUID };
+  });
+  return { folders: result.rows.reduce((sum, r) => sum + Number(r.value), 0), audiences };
+}
+
+/** A top-level folder's audience in drive_folders_audience_roots_idx: its course or class, nil for the institution. */
+const audienceKey = sql`coalesce(${driveFolders.courseId}, ${driveFolders.classId}, ${sql.raw(`'${NIL_UUID}'::uuid`)})`;
+
+const folded = sql`aula_fold(${driveFolders.name})`;
+/** A folder's columns under their own names, and the folded name the walks are merged by. */
+const rootColumns = sql`${driveFolders.id} AS id, ${driveFolders.tenantId} AS tenant_id,
+  ${driveFolders.parentId} AS parent_id, ${driveFolders.name} AS name, ${driveFolders.scope} AS scope,
+  ${driveFolders.courseId} AS course_id, ${driveFolders.classId} AS class_id,
+  ${driveFolders.createdAt} AS created_at, ${driveFolders.updatedAt} AS updated_at, ${folded} AS folded`;
+
+/**
+ * A window of the top-level folders a student may read, by folded name. Kept as one filter on the walk of the top
+ * level, a student of a few hundred folders among 50,000 read the top level until enough of it was its own.
+ * Here each audience holding folders (sharedRoots) is walked apart, in drive_folders_audience_roots_idx
+ * (migration 0044), and the walks are merged in order (a Merge Append): about the page's rows are read, and
+ * nothing is sorted, however large the top level and whichever audiences it is shared with.
+ */
+export async function listSharedRoots(
+  db: Executor,
+  tenantId: string,
+  audiences: SharedRoots["audiences"],
+  window: { limit: number; offset: number },
+): Promise<FolderRow[]> {
+  if (audiences.length === 0) return [];
+  const walk = (a: SharedRoots["audiences"][number]) =>
+    sql`(SELECT ${rootColumns} FROM ${driveFolders}
+      WHERE ${driveFolders.tenantId} = ${tenantId} AND ${driveFolders.parentId} IS NULL
+        AND ${driveFolders.scope} = ${a.scope} AND ${audienceKey} = ${a.key}::uuid
+      ORDER BY ${folded}, ${driveFolders.id} LIMIT ${window.offset + window.limit})`;
+  const walks = audiences.map(walk);
+  const result = (await db.execute(sql`
+    SELECT * FROM (${sql.join(walks, sql` UNION ALL `)}) AS shared
+    ORDER BY shared.folded, shared.id LIMIT ${window.limit} OFFSET ${window.offset}`)) as unknown as {
+    rows: Record<string, string | Date | null>[];
+  };
+  return result.rows.map((r) => ({
+    id: r.id as string,
+    tenantId: r.tenant_id as string,
+    parentId: r.parent_id as string | null,
+    name: r.name as string,
+    scope: r.scope as string,
+    courseId: r.course_id as string | null,
+    classId: r.class_id as string | null,
+    createdAt: toIso(r.created_at as string | Date),
+    updatedAt: toIso(r.updated_at as string | Date),
+  }));
+}
+
 /**
  * What a folder holds as the reader sees it, from the counters the drive's triggers keep (migration 0032), so a
  * page of a large folder does not count it. `folders`: sub-folders directly inside; a student who may read a
@@ -117,21 +197,8 @@ export async function countChildren(
   id: string | null,
   readerId?: string,
 ): Promise<{ folders: number; files: number }> {
-  if (readerId !== undefined && id === null) {
-    const result = (await db.execute(sql`
-      SELECT coalesce(sum(c.value), 0)::int AS n FROM ${tenantCounters} c
-      WHERE c.tenant_id = ${tenantId} AND c.counter IN (
-        SELECT 'drive_roots:institution'
-        UNION ALL
-        SELECT 'drive_roots:course:' || e.course_id FROM ${enrollments} e
-        WHERE e.tenant_id = ${tenantId} AND e.user_id = ${readerId} AND e.status IN ('active', 'completed')
-        UNION ALL
-        SELECT 'drive_roots:class:' || m.class_group_id FROM ${classGroupMembers} m
-        WHERE m.tenant_id = ${tenantId} AND m.user_id = ${readerId})`)) as unknown as {
-      rows: { n: number }[];
-    };
-    return { folders: result.rows[0]?.n ?? 0, files: 0 };
-  }
+  if (readerId !== undefined && id === null)
+    return { folders: (await sharedRoots(db, tenantId, readerId)).folders, files: 0 };
   const key = id === null ? "root" : id.toLowerCase();
   const folders = `drive_children:folders:${key}`;
   const files = `drive_children:${readerId === undefined ? "files" : "ready"}:${key}`;
@@ -145,7 +212,8 @@ export async function countChildren(
 
 /**
  * A window of the sub-folders of one folder (`null`: the top level), by folded name: a walk of
- * drive_folders_children_idx, which is in that order under the tenant and the parent.
+ * drive_folders_children_idx, which is in that order under the tenant and the parent. A student's top level is
+ * listSharedRoots; below it, every sub-folder of a folder it may read is readable too.
  */
 export async function listFolders(
   db: Executor,

@@ -236,10 +236,20 @@ export async function listChildren(
   if (folderId !== null && (await repo.findFolder(db, tenantId, folderId, readerId)) === undefined)
     throw notFound();
   const window = pageWindow(query);
-  const total = await counts(db, tenantId, folderId, readerId);
+  // A student's top level: the folders of its audiences, counted and walked per audience.
+  const shared =
+    readerId !== undefined && folderId === null ? await repo.sharedRoots(db, tenantId, readerId) : undefined;
+  const total =
+    shared === undefined
+      ? await counts(db, tenantId, folderId, readerId)
+      : { folders: shared.folders, files: 0 };
   // One window over folders then files: the folders' part first, the files fill what room is left.
   const folders =
-    window.offset < total.folders ? await repo.listFolders(db, tenantId, folderId, window, readerId) : [];
+    window.offset >= total.folders
+      ? []
+      : shared === undefined
+        ? await repo.listFolders(db, tenantId, folderId, window, readerId)
+        : await repo.listSharedRoots(db, tenantId, shared.audiences, window);
   const room = window.limit - folders.length;
   const files =
     room > 0 && !(readerId !== undefined && folderId === null)

@@ -5,6 +5,7 @@ import { qualified } from "../../db/qualified.js";
 import { liveClasses, liveClassOccurrences, videoProviders } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
+import * as audience from "./audience-list.js";
 import type { ListLiveClassesQueryType, LiveClassRecord, OccurrenceRecord } from "./schemas.js";
 
 const occurrenceColumns = {
@@ -67,7 +68,7 @@ function audienceOf(userId: string): SQL {
       AND m.class_group_id = ${qualified(liveClasses.classGroupId)} AND m.user_id = ${userId}))`;
 }
 
-function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>, viewer?: string): SQL {
+function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>): SQL {
   const window =
     q.from === undefined && q.to === undefined
       ? undefined
@@ -82,7 +83,6 @@ function classWhere(tenantId: string, q: Partial<ListLiveClassesQueryType>, view
     q.hostUserId === undefined ? undefined : eq(liveClasses.hostUserId, q.hostUserId),
     q.status === undefined ? undefined : eq(liveClasses.status, q.status),
     window,
-    viewer === undefined ? undefined : audienceOf(viewer),
   ) as SQL;
 }
 
@@ -97,7 +97,8 @@ const ORDER = {
  * A page of the list: the page statement walks the index of the sort (live_classes_tenant_starts_idx or
  * live_classes_tenant_created_idx, backwards for a descending sort) and stops at the page, then the provider and
  * occurrence count are read for the page's classes alone. Asked in the page statement, they would run for every
- * row the statement reads (the page and the rows its offset skips), or for every class when it sorts.
+ * row the statement reads (the page and the rows its offset skips), or for every class when it sorts. A
+ * student's page reads the ids its audience puts on the page (audience-list.ts), then those classes.
  */
 export async function listClasses(
   db: Executor,
@@ -106,13 +107,22 @@ export async function listClasses(
   window: PageWindow,
   viewer?: string,
 ): Promise<ClassRow[]> {
+  const sort = q.sort ?? "startsAt";
+  const where =
+    viewer === undefined
+      ? classWhere(tenantId, q)
+      : and(
+          eq(liveClasses.tenantId, tenantId),
+          sql`${liveClasses.id} IN (${audience.pageIds(tenantId, classWhere(tenantId, q), viewer, sort, window)})`,
+        );
   const rows = await db
     .select(ownColumns)
     .from(liveClasses)
-    .where(classWhere(tenantId, q, viewer))
-    .orderBy(...ORDER[q.sort ?? "startsAt"])
+    .where(where)
+    .orderBy(...ORDER[sort])
     .limit(window.limit)
-    .offset(window.offset);
+    // A student's page ids are the page already (audience-list.ts).
+    .offset(viewer === undefined ? window.offset : 0);
   if (rows.length === 0) return [];
   const related = await db
     .select({ id: liveClasses.id, ...relatedColumns })
@@ -135,8 +145,8 @@ export async function listClasses(
 
 /**
  * The list's total. Unfiltered, or filtered by status alone, it is a trigger-kept counter (`live_classes`,
- * `live_classes:status:<s>`, migration 0032), exact. Any other filter, or a student's audience, counts its
- * matches up to the platform's cap, walking the list's default order (`countCapped`).
+ * `live_classes:status:<s>`, migration 0032), exact. Any other filter counts its matches up to the platform's
+ * cap, walking the list's default order (`countCapped`); a student's, the parts of its audience (audience-list.ts).
  */
 export async function countClasses(
   db: Executor,
@@ -154,7 +164,8 @@ export async function countClasses(
       ),
     );
   }
-  return countCapped(db, liveClasses, classWhere(tenantId, q, viewer), [...ORDER.startsAt]);
+  if (viewer !== undefined) return audience.countAudience(db, tenantId, classWhere(tenantId, q), viewer);
+  return countCapped(db, liveClasses, classWhere(tenantId, q), [...ORDER.startsAt]);
 }
 
 /** One class; with `viewer`, only if that user is in its audience (a student's read). */
