@@ -166,7 +166,9 @@ describe("live classes", () => {
     });
 
     // The member's agenda holds the occurrences; the outsider's does not.
-    const from = START.slice(0, 10);
+    // Dates are read on the institution's calendar: START's UTC date would begin after START when the test runs
+    // just after midnight UTC (21:00 in São Paulo), so the window opens the day before.
+    const from = new Date(Date.parse(START) - 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.parse(START) + 30 * 86_400_000).toISOString().slice(0, 10);
     const agenda = (
       await call(
