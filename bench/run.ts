@@ -72,6 +72,7 @@
  * (i) and (j)), BENCH_FAIRNESS (1; 0 skips (k)), BENCH_HISTORY (1000000: completed deliveries of (l1); 0 skips (l)),
  * BENCH_CALENDAR (1000: events in the user's feed of (n); 0 skips (n)), BENCH_HOSTILE (1; 0 skips (o)),
  * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
+ * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -194,6 +195,8 @@ const settings = {
   lists: envInt("BENCH_LISTS", 100_000),
   /** (q): rows of the tenant each list's searches and filters are also measured at (against BENCH_LISTS); 0 skips. */
   listsHuge: envInt("BENCH_LISTS_HUGE", 1_000_000),
+  /** (q): only these lists (their fixtures' names, comma-separated); all when unset. */
+  listsOnly: process.env.BENCH_LISTS_ONLY?.split(",").map((name) => name.trim()),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -220,6 +223,7 @@ const customised =
     "BENCH_HOSTILE",
     "BENCH_LISTS",
     "BENCH_LISTS_HUGE",
+    "BENCH_LISTS_ONLY",
     "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -1452,7 +1456,7 @@ async function main(): Promise<void> {
           WORKER: "off",
         });
         const sizes = { small: 1000, large: settings.lists, huge: settings.listsHuge };
-        lists = await measureLists(database, appConfig, sizes, log);
+        lists = await measureLists(database, appConfig, sizes, log, settings.listsOnly);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, makeTenant, startHarness, type TestTenant } from "../test-support/harness.js";
 
 /**
- * The counters of migration 0041 (aula_count_rows with several bucket columns) against a recount of the rows, after
- * inserts, upserts, updates of a counted column and deletes, cascaded ones included.
+ * The counters of migrations 0041 and 0045 (aula_count_rows with several bucket columns) against a recount of the
+ * rows, after inserts, upserts, updates of a counted column and deletes, cascaded ones included.
  */
 
 let h: Harness;
@@ -121,7 +121,7 @@ describe("settings list counters", () => {
     await run(sql`DELETE FROM live_class_occurrences WHERE tenant_id = ${t.id} AND live_class_id = ${rows[0]?.id}
                   AND starts_at = (SELECT min(starts_at) FROM live_class_occurrences WHERE live_class_id = ${rows[0]?.id})`);
     await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 's1@%'`);
-    await expectCounted("live_class_attendance", "live_class_attendance", ["live_class_id"]);
+    await expectCounted("live_class_attendance", "live_class_attendance", ["live_class_id", "occurrence_id"]);
   });
 
   it("count stored e-mail templates by locale through upserts and deletes", async () => {
@@ -134,5 +134,25 @@ describe("settings list counters", () => {
     await run(upsert);
     await run(sql`DELETE FROM email_templates WHERE tenant_id = ${t.id} AND key = 'custom.k1'`);
     await expectCounted("email_templates", "email_templates", ["locale"]);
+  });
+
+  it("count enrollments by course and by user through inserts and deletes cascaded from courses and users", async () => {
+    for (const tenant of [t, other]) {
+      await run(sql`
+        INSERT INTO courses (tenant_id, title) SELECT ${tenant.id}::uuid, 'C' || i FROM generate_series(1, 3) AS i`);
+      await run(sql`
+        INSERT INTO users (tenant_id, name, email, role)
+        SELECT ${tenant.id}::uuid, 'E' || i, 'e' || i || '@' || ${tenant.slug} || '.test', 'student'
+        FROM generate_series(1, 4) AS i`);
+      await run(sql`
+        INSERT INTO enrollments (tenant_id, user_id, course_id)
+        SELECT ${tenant.id}::uuid, u.id, c.id FROM users u CROSS JOIN courses c
+        WHERE u.tenant_id = ${tenant.id} AND c.tenant_id = ${tenant.id} AND u.email LIKE 'e%'
+          AND (c.title <> 'C3' OR u.name = 'E1')`);
+    }
+    await run(sql`UPDATE enrollments SET status = 'completed' WHERE tenant_id = ${t.id}`);
+    await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e2@%'`);
+    await run(sql`DELETE FROM courses WHERE tenant_id = ${t.id} AND title = 'C1'`);
+    await expectCounted("enrollments", "course_enrollments", ["course_id", "user_id"]);
   });
 });

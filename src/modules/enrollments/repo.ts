@@ -2,8 +2,8 @@ import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from "dr
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
-import { prepared } from "../../db/prepared.js";
 import { enrollments, lessonCompletions, lessons } from "../../db/schema/index.js";
+import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import {
   type EnrollmentRecord,
@@ -143,39 +143,34 @@ export function pageQuery(db: Executor, p: PageBindings, sort: EnrollmentSort) {
 }
 
 /**
- * Exact totals: the trigger-kept counters when only `status` filters; otherwise `count(*)` over the filter's
- * index (course, user or class group), prepared per filter shape.
+ * Exact totals from the trigger-kept counters when only `status`, only the course or only the user filters;
+ * otherwise the filter's matches counted up to the cap (`countCapped`), walking the list's default order.
  */
 export async function countEnrollments(
   db: Executor,
   tenantId: string,
   filter: EnrollmentFilter,
-): Promise<number> {
-  const { status, courseId, ...others } = filter;
+): Promise<CappedTotal> {
+  const { status, courseId, userId, ...others } = filter;
   const noOthers = Object.values(others).every((v) => v === undefined);
-  if (noOthers && courseId === undefined) {
-    return readCounter(db, tenantId, status === undefined ? "enrollments" : `enrollments:status:${status}`);
+  if (noOthers && courseId === undefined && userId === undefined) {
+    return exactTotal(
+      await readCounter(db, tenantId, status === undefined ? "enrollments" : `enrollments:status:${status}`),
+    );
   }
-  // A course's page (the progress read integrations poll) reads its counter rather than counting the course.
-  if (noOthers && status === undefined && courseId !== undefined) {
-    return readCounter(db, tenantId, `course_enrollments:course_id:${courseId.toLowerCase()}`);
+  // A course's page (the progress read integrations poll) reads its counter rather than counting the course, and
+  // a user's page (GET /users/:id/enrollments) its own (migration 0045).
+  if (noOthers && status === undefined && (courseId === undefined) !== (userId === undefined)) {
+    const counter =
+      courseId === undefined
+        ? `course_enrollments:user_id:${userId?.toLowerCase()}`
+        : `course_enrollments:course_id:${courseId.toLowerCase()}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
-  const present = Object.entries(filter)
-    .filter(([, v]) => v !== undefined)
-    .map(([k]) => k)
-    .sort();
-  const name = ["enrollments_count", ...present].join("_");
-  const statement = prepared(db, name, (serverName) => {
-    const p: Record<string, Placeholder> = {};
-    for (const key of present) p[key] = sql.placeholder(key);
-    return db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(enrollments)
-      .where(where(sql.placeholder("tenantId"), p))
-      .prepare(serverName);
-  });
-  const rows = await statement.execute({ ...filter, tenantId });
-  return rows[0]?.n ?? 0;
+  return countCapped(db, enrollments, where(tenantId, filter), [
+    desc(enrollments.createdAt),
+    desc(enrollments.id),
+  ]);
 }
 
 export async function findEnrollments(

@@ -4,6 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { itemErrorBody, summarise } from "../../platform/http/bulk.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { bulkEnroll } from "./bulk-enroll.js";
 import { BulkEnrollBody, BulkEnrollResponse, MAX_BULK_ITEMS } from "./bulk-schemas.js";
 import { completionRoutes } from "./completion-routes.js";
@@ -48,7 +49,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List enrollments",
-        description: `Newest first unless \`sort=createdAt\`. Filter by user, course, class group, status and role. ${PROGRESS_NOTE}`,
+        description: `Newest first unless \`sort=createdAt\`. Filter by user, course, class group, status and role. ${PROGRESS_NOTE} ${cappedTotalNote("unfiltered, for a status alone, a course alone or a user alone")}`,
         querystring: ListEnrollmentsQuery,
         response: { 200: EnrollmentPage },
       },
@@ -215,7 +216,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a user's enrollments",
-        description: `Newest first unless \`sort=createdAt\`; 404 for an unknown user. ${PROGRESS_NOTE}`,
+        description: `Newest first unless \`sort=createdAt\`; 404 for an unknown user. ${PROGRESS_NOTE} ${cappedTotalNote("when only the user filters")}`,
         params: IdParams,
         querystring: ListUserEnrollmentsQuery,
         response: { 200: EnrollmentPage },

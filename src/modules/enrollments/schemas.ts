@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const ENROLLMENT_ROLES = ["student", "teacher", "assistant", "observer"] as const;
 export type EnrollmentRole = (typeof ENROLLMENT_ROLES)[number];
@@ -143,7 +144,7 @@ export const ListUserEnrollmentsQuery = Type.Object(
 );
 export type ListUserEnrollmentsQueryType = Static<typeof ListUserEnrollmentsQuery>;
 
-export const EnrollmentPage = PageOf(Enrollment);
+export const EnrollmentPage = CappedPageOf(Enrollment);
 
 export const DeleteEnrollmentQuery = Type.Object(
   {

@@ -2,7 +2,8 @@ import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { admitStudent } from "../users/service.js";
@@ -52,7 +53,7 @@ export async function listEnrollments(db: Executor, tenantId: string, query: Lis
     repo.listEnrollments(db, tenantId, filter, query.sort ?? "-createdAt", window),
     repo.countEnrollments(db, tenantId, filter),
   ]);
-  return pageEnvelope(data, total, window);
+  return cappedPageEnvelope(data, total, window);
 }
 
 export async function listUserEnrollments(

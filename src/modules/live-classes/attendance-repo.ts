@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
-import { liveClassAttendance } from "../../db/schema/index.js";
+import { liveClassAttendance, liveClassOccurrences, tenantCounters } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { AttendanceRecord } from "./schemas.js";
 
@@ -19,8 +19,8 @@ const attendanceColumns = {
 
 /**
  * A class's page in (occurrence, user) order through live_class_attendance_class_idx. The class's total is the
- * trigger-kept counter `live_class_attendance:live_class_id:<id>` (migration 0041); an occurrence's rows (one
- * occurrence's audience) are counted.
+ * trigger-kept counter `live_class_attendance:live_class_id:<id>` (migration 0041); an occurrence's, its
+ * `live_class_attendance:occurrence_id:<id>` (0045).
  */
 export async function listAttendance(
   db: Executor,
@@ -44,13 +44,39 @@ export async function listAttendance(
       .offset(window.offset),
     occurrenceId === undefined
       ? readCounter(db, tenantId, `live_class_attendance:live_class_id:${liveClassId}`)
-      : db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(liveClassAttendance)
-          .where(where)
-          .then((count) => count[0]?.n ?? 0),
+      : occurrenceTotal(db, tenantId, liveClassId, occurrenceId),
   ]);
   return { rows: rows as AttendanceRecord[], total };
+}
+
+/**
+ * The occurrence's counter, read through the occurrence so that an occurrence of another class (whose rows this
+ * class's page never shows) totals 0, as its page does.
+ */
+async function occurrenceTotal(
+  db: Executor,
+  tenantId: string,
+  liveClassId: string,
+  occurrenceId: string,
+): Promise<number> {
+  const rows = await db
+    .select({ value: tenantCounters.value })
+    .from(liveClassOccurrences)
+    .innerJoin(
+      tenantCounters,
+      and(
+        eq(tenantCounters.tenantId, liveClassOccurrences.tenantId),
+        eq(tenantCounters.counter, sql`'live_class_attendance:occurrence_id:' || ${liveClassOccurrences.id}`),
+      ),
+    )
+    .where(
+      and(
+        eq(liveClassOccurrences.tenantId, tenantId),
+        eq(liveClassOccurrences.liveClassId, liveClassId),
+        eq(liveClassOccurrences.id, occurrenceId),
+      ),
+    );
+  return rows[0]?.value ?? 0;
 }
 
 export interface AttendanceValues {

@@ -119,7 +119,12 @@ export const attendance: ListFixture = {
   },
   queries: [
     { name: "default order", query: "" },
-    { name: "occurrenceId (a twentieth)", query: "occurrenceId={occurrenceId}", filtered: true },
+    {
+      name: "occurrenceId (a twentieth)",
+      query: "occurrenceId={occurrenceId}",
+      filtered: true,
+      counter: true,
+    },
   ],
 };
 

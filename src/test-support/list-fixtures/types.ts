@@ -30,6 +30,11 @@ export interface ListQuery {
   rare?: boolean;
   /** A search or filter (not only an order): the bench measures it at the huge size too. */
   filtered?: boolean;
+  /**
+   * A filter whose total is a trigger-kept counter, as every unfiltered list's is: no statement of the request
+   * counts the list's tables.
+   */
+  counter?: boolean;
 }
 
 export interface ListFixture {
