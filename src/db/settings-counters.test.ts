@@ -24,9 +24,12 @@ const run = (query: ReturnType<typeof sql>) => h.database.db.execute(query);
 async function mismatches(tenantId: string, table: string, name: string, buckets: string[]) {
   const recounts = [
     `SELECT '${name}' AS counter, count(*)::int AS value FROM ${table} WHERE tenant_id = $1 HAVING count(*) > 0`,
-    ...buckets.map(
-      (b) => `SELECT '${name}:${b}:' || ${b}, count(*)::int FROM ${table} WHERE tenant_id = $1 GROUP BY ${b}`,
-    ),
+    // A composite bucket (`a+b`) is keyed by its columns' values joined by ':'.
+    ...buckets.map((b) => {
+      const columns = b.split("+");
+      return `SELECT '${name}:${b}:' || ${columns.join(" || ':' || ")}, count(*)::int FROM ${table}
+              WHERE tenant_id = $1 GROUP BY ${columns.join(", ")}`;
+    }),
   ].join(" UNION ALL ");
   const { rows } = (await run(
     sql.raw(
@@ -150,9 +153,43 @@ describe("settings list counters", () => {
         WHERE u.tenant_id = ${tenant.id} AND c.tenant_id = ${tenant.id} AND u.email LIKE 'e%'
           AND (c.title <> 'C3' OR u.name = 'E1')`);
     }
-    await run(sql`UPDATE enrollments SET status = 'completed' WHERE tenant_id = ${t.id}`);
+    await run(sql`UPDATE enrollments SET status = 'completed' WHERE tenant_id = ${t.id}
+                  AND user_id IN (SELECT id FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e3@%')`);
     await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e2@%'`);
     await run(sql`DELETE FROM courses WHERE tenant_id = ${t.id} AND title = 'C1'`);
     await expectCounted("enrollments", "course_enrollments", ["course_id", "user_id"]);
+    await expectCounted("enrollments", "enrollments", ["status", "user_id+status", "course_id+status"]);
+  });
+
+  it("count a class's members by role and a tag's resources by type (composite buckets)", async () => {
+    for (const tenant of [t, other]) {
+      await run(sql`
+        INSERT INTO class_groups (tenant_id, name) SELECT ${tenant.id}::uuid, 'G' || i FROM generate_series(1, 2) AS i`);
+      await run(sql`
+        INSERT INTO class_group_members (tenant_id, class_group_id, user_id, role)
+        SELECT ${tenant.id}::uuid, g.id, u.id, CASE WHEN u.name = 'E1' THEN 'teacher' ELSE 'student' END
+        FROM class_groups g CROSS JOIN users u WHERE g.tenant_id = ${tenant.id} AND u.tenant_id = ${tenant.id}`);
+      await run(sql`
+        INSERT INTO tags (tenant_id, name, slug, applies_to)
+        VALUES (${tenant.id}::uuid, 'T1', 't1', ARRAY['user', 'course']), (${tenant.id}::uuid, 'T2', 't2', ARRAY['user'])`);
+      await run(sql`
+        INSERT INTO tag_assignments (tenant_id, tag_id, resource_type, resource_id)
+        SELECT ${tenant.id}::uuid, tg.id, 'user', u.id FROM tags tg CROSS JOIN users u
+        WHERE tg.tenant_id = ${tenant.id} AND u.tenant_id = ${tenant.id}
+        UNION ALL
+        SELECT ${tenant.id}::uuid, tg.id, 'course', c.id FROM tags tg CROSS JOIN courses c
+        WHERE tg.tenant_id = ${tenant.id} AND c.tenant_id = ${tenant.id} AND tg.name = 'T1'`);
+    }
+    await run(sql`UPDATE class_group_members SET role = 'teacher' WHERE tenant_id = ${t.id}
+                  AND user_id IN (SELECT id FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e3@%')`);
+    await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e4@%'`);
+    await run(sql`DELETE FROM class_groups WHERE tenant_id = ${t.id} AND name = 'G2'`);
+    await run(sql`DELETE FROM tag_assignments WHERE tenant_id = ${t.id} AND resource_type = 'course'
+                  AND resource_id IN (SELECT id FROM courses WHERE tenant_id = ${t.id} AND title = 'C2')`);
+    await expectCounted("class_group_members", "class_group_members", [
+      "class_group_id",
+      "class_group_id+role",
+    ]);
+    await expectCounted("tag_assignments", "tag_assignments", ["tag_id", "tag_id+resource_type"]);
   });
 });

@@ -131,6 +131,8 @@ export const enrollments = pgTable(
     index("enrollments_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     index("enrollments_course_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.id),
     index("enrollments_user_created_idx").on(t.tenantId, t.userId, t.createdAt, t.id),
+    index("enrollments_user_status_created_idx").on(t.tenantId, t.userId, t.status, t.createdAt, t.id),
+    index("enrollments_course_status_created_idx").on(t.tenantId, t.courseId, t.status, t.createdAt, t.id),
     index("enrollments_class_idx").on(t.tenantId, t.classGroupId),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
       "cascade",

@@ -4,7 +4,6 @@ import type { AppContext } from "../../platform/context.js";
 import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { read, tags, write } from "./access.js";
 import {
   AddMembersBody,
@@ -28,8 +27,7 @@ export function memberRoutes(app: App, ctx: AppContext): void {
         summary: "List a class's members",
         description:
           "Most recently joined first unless `sort` says otherwise. Filter by the member `role`. " +
-          "`pagination.total` is exact unfiltered; with `role` it counts exactly up to " +
-          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
+          '`pagination.total` is exact, with or without `role` (`totalRelation` is always `"eq"` here).',
         params: IdParams,
         querystring: ListMembersQuery,
         response: { 200: ClassMemberPage },

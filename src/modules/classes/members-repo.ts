@@ -4,7 +4,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { classGroupMembers, classGroups, tenantCounters, users } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
+import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ClassMemberRecord, MemberRole, MemberSort } from "./member-schemas.js";
 import { sortTag } from "./repo.js";
@@ -56,10 +56,7 @@ export async function listMembers(
   return rows as ClassMemberRecord[];
 }
 
-/**
- * The class's counter, exact, when every member counts; a role filter counts its members up to the platform's cap,
- * walking class_group_members_class_role_created_idx in join order (`countCapped`).
- */
+/** The class's counter, exact, when every member counts; with a role, the class's counter for that role (0045). */
 export async function countMembers(
   db: Executor,
   tenantId: string,
@@ -70,7 +67,13 @@ export async function countMembers(
       await readCounter(db, tenantId, `class_group_members:class_group_id:${filter.classGroupId}`),
     );
   }
-  return countCapped(db, m, where(tenantId, filter), ORDER["-joinedAt"]);
+  return exactTotal(
+    await readCounter(
+      db,
+      tenantId,
+      `class_group_members:class_group_id+role:${filter.classGroupId.toLowerCase()}:${filter.role}`,
+    ),
+  );
 }
 
 export interface LockedGroup {

@@ -143,34 +143,38 @@ export function pageQuery(db: Executor, p: PageBindings, sort: EnrollmentSort) {
 }
 
 /**
- * Exact totals from the trigger-kept counters when only `status`, only the course or only the user filters;
- * otherwise the filter's matches counted up to the cap (`countCapped`), walking the list's default order.
+ * Exact totals from the trigger-kept counters when the filter is at most a status, a course or a user, or a
+ * course or a user with a status (migration 0045); otherwise its matches counted up to the cap
+ * (`countCapped`), walking the list's default order.
  */
 export async function countEnrollments(
   db: Executor,
   tenantId: string,
   filter: EnrollmentFilter,
 ): Promise<CappedTotal> {
-  const { status, courseId, userId, ...others } = filter;
-  const noOthers = Object.values(others).every((v) => v === undefined);
-  if (noOthers && courseId === undefined && userId === undefined) {
-    return exactTotal(
-      await readCounter(db, tenantId, status === undefined ? "enrollments" : `enrollments:status:${status}`),
-    );
-  }
-  // A course's page (the progress read integrations poll) reads its counter rather than counting the course, and
-  // a user's page (GET /users/:id/enrollments) its own (migration 0045).
-  if (noOthers && status === undefined && (courseId === undefined) !== (userId === undefined)) {
-    const counter =
-      courseId === undefined
-        ? `course_enrollments:user_id:${userId?.toLowerCase()}`
-        : `course_enrollments:course_id:${courseId.toLowerCase()}`;
-    return exactTotal(await readCounter(db, tenantId, counter));
-  }
+  const counter = counterOf(filter);
+  if (counter !== undefined) return exactTotal(await readCounter(db, tenantId, counter));
   return countCapped(db, enrollments, where(tenantId, filter), [
     desc(enrollments.createdAt),
     desc(enrollments.id),
   ]);
+}
+
+/** The counter that holds `filter`'s total, if one does. Ids are keyed by their canonical (lowercase) text. */
+function counterOf(filter: EnrollmentFilter): string | undefined {
+  const { status, courseId, userId, classGroupId, role } = filter;
+  if (classGroupId !== undefined || role !== undefined) return undefined;
+  if (courseId !== undefined && userId !== undefined) return undefined;
+  const parent =
+    courseId !== undefined
+      ? { column: "course_id", id: courseId.toLowerCase() }
+      : userId !== undefined
+        ? { column: "user_id", id: userId.toLowerCase() }
+        : undefined;
+  if (parent === undefined) return status === undefined ? "enrollments" : `enrollments:status:${status}`;
+  // The course's and the user's own totals are kept under `course_enrollments` (migrations 0012 and 0045).
+  if (status === undefined) return `course_enrollments:${parent.column}:${parent.id}`;
+  return `enrollments:${parent.column}+status:${parent.id}:${status}`;
 }
 
 export async function findEnrollments(

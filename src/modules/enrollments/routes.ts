@@ -49,7 +49,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List enrollments",
-        description: `Newest first unless \`sort=createdAt\`. Filter by user, course, class group, status and role. ${PROGRESS_NOTE} ${cappedTotalNote("unfiltered, for a status alone, a course alone or a user alone")}`,
+        description: `Newest first unless \`sort=createdAt\`. Filter by user, course, class group, status and role. ${PROGRESS_NOTE} ${cappedTotalNote("unfiltered, for a status, a course or a user alone, and for a course or a user with a status")}`,
         querystring: ListEnrollmentsQuery,
         response: { 200: EnrollmentPage },
       },
@@ -216,7 +216,7 @@ export function enrollmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List a user's enrollments",
-        description: `Newest first unless \`sort=createdAt\`; 404 for an unknown user. ${PROGRESS_NOTE} ${cappedTotalNote("when only the user filters")}`,
+        description: `Newest first unless \`sort=createdAt\`; 404 for an unknown user. ${PROGRESS_NOTE} ${cappedTotalNote("unless `courseId` filters")}`,
         params: IdParams,
         querystring: ListUserEnrollmentsQuery,
         response: { 200: EnrollmentPage },

@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { classGroups, courses, questions, tagAssignments, users } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
+import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { AssignmentRecord, AssignmentSort, ResourceType } from "./schemas.js";
 
@@ -72,25 +72,18 @@ export async function listAssignments(
   return rows as AssignmentRecord[];
 }
 
-/**
- * A tag's total is its usage counter, exact; by type it counts the assignments up to the platform's cap, walking
- * the tag's newest first (`countCapped`): a tag can sit on every user of the institution.
- */
+/** A tag's total is its usage counter; by type, the tag's counter for that type (migration 0045). Both exact. */
 export async function countAssignments(
   db: Executor,
   tenantId: string,
   tagId: string,
   filter: { resourceType?: ResourceType },
 ): Promise<CappedTotal> {
-  if (filter.resourceType === undefined) {
-    return exactTotal(await readCounter(db, tenantId, `tag_assignments:tag_id:${tagId}`));
-  }
-  const where = and(
-    eq(tagAssignments.tenantId, tenantId),
-    eq(tagAssignments.tagId, tagId),
-    eq(tagAssignments.resourceType, filter.resourceType),
-  ) as SQL;
-  return countCapped(db, tagAssignments, where, ORDER["-createdAt"]);
+  const counter =
+    filter.resourceType === undefined
+      ? `tag_assignments:tag_id:${tagId}`
+      : `tag_assignments:tag_id+resource_type:${tagId}:${filter.resourceType}`;
+  return exactTotal(await readCounter(db, tenantId, counter));
 }
 
 /**

@@ -137,8 +137,7 @@ export function tagRoutes(app: App, ctx: AppContext): void {
         summary: "List a tag's resources",
         description:
           "The resources the tag is attached to, most recently attached first; filter by `resourceType`. " +
-          "`pagination.total` is exact unfiltered; with `resourceType` it counts exactly up to " +
-          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
+          '`pagination.total` is exact, with or without `resourceType` (`totalRelation` is always `"eq"` here).',
         params: IdParams,
         querystring: ListAssignmentsQuery,
         response: { 200: AssignmentPage },

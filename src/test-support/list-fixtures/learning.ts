@@ -68,10 +68,10 @@ export const enrollments: ListFixture = {
   },
   queries: [
     ...sortQueries(ListEnrollmentsQuery),
-    { name: "userId (rare)", query: "userId={userId}", rare: true, filtered: true },
-    { name: "courseId (a tenth)", query: "courseId={courseId}", filtered: true },
-    { name: "status rare", query: "status=suspended", rare: true, filtered: true },
-    { name: "status common", query: "status=active", filtered: true },
+    { name: "userId (rare)", query: "userId={userId}", rare: true, filtered: true, counter: true },
+    { name: "courseId (a tenth)", query: "courseId={courseId}", filtered: true, counter: true },
+    { name: "status rare", query: "status=suspended", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=active", filtered: true, counter: true },
   ],
 };
 
@@ -105,8 +105,8 @@ export const userEnrollments: ListFixture = {
   queries: [
     ...sortQueries(ListUserEnrollmentsQuery),
     { name: "courseId (one)", query: "courseId={courseId}", rare: true, filtered: true },
-    { name: "status rare", query: "status=suspended", rare: true, filtered: true },
-    { name: "status common", query: "status=active", filtered: true },
+    { name: "status rare", query: "status=suspended", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=active", filtered: true, counter: true },
   ],
 };
 

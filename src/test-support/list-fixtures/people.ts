@@ -97,8 +97,8 @@ export const members: ListFixture = {
   },
   queries: [
     ...sortQueries(ListMembersQuery),
-    { name: "role rare", query: "role=teacher", rare: true, filtered: true },
-    { name: "role common", query: "role=student", filtered: true },
+    { name: "role rare", query: "role=teacher", rare: true, filtered: true, counter: true },
+    { name: "role common", query: "role=student", filtered: true, counter: true },
   ],
 };
 
@@ -215,8 +215,8 @@ export const tagResources: ListFixture = {
   },
   queries: [
     ...sortQueries(ListAssignmentsQuery),
-    { name: "resourceType rare", query: "resourceType=course", rare: true, filtered: true },
-    { name: "resourceType common", query: "resourceType=user", filtered: true },
+    { name: "resourceType rare", query: "resourceType=course", rare: true, filtered: true, counter: true },
+    { name: "resourceType common", query: "resourceType=user", filtered: true, counter: true },
   ],
 };
 
