@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { adminSessionOnly, admins } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -7,7 +8,9 @@ import { ApiKeyPage, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery } from ".
 import * as service from "./service.js";
 
 const tags = ["api-keys"];
-const adminSession = { kind: "authenticated", auth: ["session"], roles: ["institution_admin"] } as const;
+const adminSession = adminSessionOnly();
+/** Listing shows no secret: administrators, or keys with `settings:read`. */
+const listKeys = admins("settings:read");
 
 export function apiKeyRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -39,12 +42,7 @@ export function apiKeyRoutes(app: App, ctx: AppContext): void {
     "/api/institution/api-keys",
     {
       config: {
-        access: {
-          kind: "authenticated",
-          auth: ["key", "session"],
-          scope: "settings:read",
-          roles: ["institution_admin"],
-        },
+        access: listKeys,
         openWhileInactive: true,
       },
       schema: {

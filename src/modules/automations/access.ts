@@ -1,3 +1,4 @@
+import { adminSessionOnly, admins } from "../../platform/auth/access.js";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -7,21 +8,10 @@ import { SigningSecretResponse } from "./schemas.js";
 import { automationDeps, readSigningSecret, rotateSigningSecret } from "./service.js";
 
 /** Who may call automation and webhook-endpoint routes: keys by scope, sessions of administrators only. */
-const admin = ["institution_admin"] as const;
-export const readAccess = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:read",
-  roles: admin,
-} as const;
-export const writeAccess = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:write",
-  roles: admin,
-} as const;
+export const readAccess = admins("automations:read");
+export const writeAccess = admins("automations:write");
 /** Secrets and tokens are shown to an administrator's session only (SECURITY.md API5). */
-export const adminSessionAccess = { kind: "authenticated", auth: ["session"], roles: admin } as const;
+export const adminSessionAccess = adminSessionOnly();
 
 /** `GET <base>/:id/signing-secret` and `POST <base>/:id/rotate-secret`, for automations and endpoints alike. */
 export function signingSecretRoutes(

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { adminSessionOnly, signedIn } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
@@ -24,7 +25,9 @@ import { createStripeClient, loadStripe } from "./stripe.js";
 import { handleStripeEvent } from "./webhook.js";
 
 const tags = ["billing"];
-const adminSession = { kind: "authenticated", auth: ["session"], roles: ["institution_admin"] } as const;
+const adminSession = adminSessionOnly();
+/** The plan and subscription status: any member's session, or keys with `settings:read`. */
+const readSubscription = signedIn("settings:read");
 /** Stripe's default, and the replay window the contract and SECURITY.md test. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -85,7 +88,7 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
     "/api/institution/billing/subscription",
     {
       config: {
-        access: { kind: "authenticated", auth: ["key", "session"], scope: "settings:read" },
+        access: readSubscription,
         openWhileInactive: true,
       },
       schema: {

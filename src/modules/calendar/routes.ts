@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { sessionOnly, signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { Principal } from "../../platform/auth/types.js";
 import type { AppContext } from "../../platform/context.js";
@@ -23,15 +24,10 @@ import * as service from "./service.js";
 
 const tags = ["calendar"];
 const BASE = "/api/institution/calendar";
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "live-classes:read" } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "live-classes:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+const read = signedIn("live-classes:read");
+const write = staff("live-classes:write");
 /** A feed is a person's own: only their session manages it. */
-const ownSession = { kind: "authenticated", auth: ["session"] } as const;
+const ownSession = sessionOnly();
 
 function userOf(request: FastifyRequest): string {
   const principal: Principal = principalOf(request);

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -20,13 +21,8 @@ const tags = ["courses"];
 const LEARNER_NOTE =
   "A student's session sees only the published courses it holds an active or completed enrollment of (other " +
   "courses are 404 to it), and only their published modules and lessons.";
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "courses:read" } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "courses:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+const read = signedIn("courses:read");
+const write = staff("courses:write");
 
 export function courseRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
@@ -34,13 +35,10 @@ const AUDIENCE_NOTE =
   "`insufficient_scope`).";
 const UNAVAILABLE_NOTE =
   "A file in a store (S3) this server is not configured for is 503 `storage_unavailable`, and nothing changes.";
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "drive:read" } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "drive:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+const read = signedIn("drive:read");
+const write = staff("drive:write");
+/** The storage quota: teachers' and administrators' sessions only, although any member reads the drive. */
+const readQuota = staff("drive:read");
 
 export function driveRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -263,7 +261,7 @@ export function driveRoutes(app: App, ctx: AppContext): void {
   app.get(
     "/api/institution/drive/quota",
     {
-      config: { access: { ...read, roles: ["teacher", "institution_admin"] } },
+      config: { access: readQuota },
       schema: {
         tags,
         summary: "Storage used and allowed",

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { admins } from "../../platform/auth/access.js";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
@@ -32,13 +33,8 @@ import * as service from "./service.js";
 
 const tags = ["email"];
 /** Templates and the message log hold every recipient's address: administrators, or keys with `settings:*`. */
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:read",
-  roles: ["institution_admin"],
-} as const;
-const write = { ...read, scope: "settings:write" } as const;
+const read = admins("settings:read");
+const write = admins("settings:write");
 
 export function emailRoutes(app: App, ctx: AppContext): void {
   const { config } = ctx;

@@ -4,6 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { read, write } from "./access.js";
 import {
   Completion,
   CompletionPage,
@@ -14,18 +15,6 @@ import {
 import { listCompletions, recordCompletion, resetCompletion } from "./completions.js";
 
 const tags = ["completions"];
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "enrollments:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "enrollments:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
 
 export function completionRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -5,6 +5,7 @@ import { itemErrorBody, summarise } from "../../platform/http/bulk.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { read, write } from "./access.js";
 import { bulkEnroll } from "./bulk-enroll.js";
 import { BulkEnrollBody, BulkEnrollResponse, MAX_BULK_ITEMS } from "./bulk-schemas.js";
 import { completionRoutes } from "./completion-routes.js";
@@ -22,18 +23,6 @@ import {
 import * as service from "./service.js";
 
 const tags = ["enrollments"];
-export const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "enrollments:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-export const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "enrollments:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
 
 const PROGRESS_NOTE =
   "`progressPercent`, `lessonsCompleted` and `lessonsTotal` are computed from the user's lesson completions: " +

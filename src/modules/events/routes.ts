@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { Type } from "typebox";
 import type { Executor } from "../../db/client.js";
 import { platformEvents } from "../../db/schema/index.js";
+import { admins } from "../../platform/auth/access.js";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { notFound } from "../../platform/errors/app-error.js";
@@ -12,6 +13,8 @@ import { EVENT_COLUMNS, type EventRow, ListEventsQuery, listEvents, retained } f
 
 /** Events are kept this long; older ones are 404 at once, and the worker deletes them daily. */
 export const EVENT_RETENTION_DAYS = 30;
+/** The events automations are triggered by: administrators, or keys with `automations:read`. */
+const EVENTS_ACCESS = admins("automations:read");
 
 const PlatformEvent = Type.Object(
   {
@@ -69,13 +72,6 @@ const EventPage = Type.Object(
     ],
   },
 );
-
-const EVENTS_ACCESS = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "automations:read",
-  roles: ["institution_admin"],
-} as const;
 
 async function findEvent(db: Executor, tenantId: string, id: string) {
   const rows = await db

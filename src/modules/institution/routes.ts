@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { adminSessionOnly, signedIn } from "../../platform/auth/access.js";
 import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/types.js";
@@ -15,9 +16,9 @@ import {
 } from "./schemas.js";
 
 const tags = ["institution"];
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "settings:read" } as const;
+const read = signedIn("settings:read");
 /** Who answers for the institution's identity and its domains: an administrator, in person. */
-const adminSession = { kind: "authenticated", auth: ["session"], roles: ["institution_admin"] } as const;
+const adminSession = adminSessionOnly();
 
 export function institutionRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { admins, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
@@ -21,18 +22,8 @@ import {
 import * as service from "./service.js";
 
 const tags = ["invites"];
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "invites:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "invites:write",
-  roles: ["institution_admin"],
-} as const;
+const read = staff("invites:read");
+const write = admins("invites:write");
 
 export function inviteRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

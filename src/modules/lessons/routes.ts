@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -18,13 +19,8 @@ import {
 import * as service from "./service.js";
 
 const tags = ["lessons"];
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "courses:read" } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "courses:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+const read = signedIn("courses:read");
+const write = staff("courses:write");
 
 export function lessonRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -5,16 +5,14 @@ import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import type { VideoDeps } from "../video-providers/service.js";
-import { listAttendance, putAttendance, syncAttendance } from "./attendance.js";
+import { BASE, HOST_ONLY, HOST_OR_COHOST, join, read, tags, write } from "./access.js";
+import { attendanceRoutes } from "./attendance-routes.js";
 import { joinLink } from "./join.js";
 import { listOccurrences, moveOccurrence } from "./occurrences.js";
 import {
-  AttendancePage,
-  AttendanceResult,
   CreateLiveClassBody,
   JoinLink,
   JoinLinkBody,
-  ListAttendanceQuery,
   ListLiveClassesQuery,
   ListOccurrencesQuery,
   LiveClass,
@@ -22,34 +20,9 @@ import {
   Occurrence,
   OccurrencePage,
   OccurrenceParams,
-  PutAttendanceBody,
   UpdateLiveClassBody,
 } from "./schemas.js";
 import * as service from "./service.js";
-
-const tags = ["live-classes"];
-const BASE = "/api/institution/live-classes";
-const staff = ["teacher", "institution_admin"] as const;
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "live-classes:read" } as const;
-const staffRead = { ...read, roles: staff } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "live-classes:write",
-  roles: staff,
-} as const;
-/**
- * Which class a teacher's session may change (host.ts): `HOST_ONLY` edits, `HOST_OR_COHOST` runs. Administrators'
- * sessions and keys act for the institution, on any class.
- */
-const HOST_ONLY =
-  "A teacher's session may do this to a class it hosts only (403 `forbidden` otherwise); administrators and " +
-  "API keys, to any class.";
-const HOST_OR_COHOST =
-  "A teacher's session may do this to a class it hosts or co-hosts only (403 `forbidden` otherwise); " +
-  "administrators and API keys, to any class.";
-/** Anyone in the audience asks for their own link; keys name the user. */
-const join = { kind: "authenticated", auth: ["key", "session"], scope: "live-classes:write" } as const;
 
 export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps): void {
   const db = ctx.database.db;
@@ -250,65 +223,5 @@ export function liveClassRoutes(app: App, ctx: AppContext, deps: () => VideoDeps
     },
   );
 
-  app.get(
-    `${BASE}/:id/attendance`,
-    {
-      config: { access: staffRead },
-      schema: {
-        tags,
-        summary: "List attendance",
-        description: "By occurrence, then user; filter by `occurrenceId`.",
-        params: IdParams,
-        querystring: ListAttendanceQuery,
-        response: { 200: AttendancePage },
-      },
-    },
-    (request) => listAttendance(db, tenantOf(request).id, requireUuid(request.params.id), request.query),
-  );
-
-  app.put(
-    `${BASE}/:id/attendance`,
-    {
-      config: { access: write },
-      schema: {
-        tags,
-        summary: "Record attendance by hand",
-        description:
-          "Upserts one occurrence's records (source `manual`; `durationSeconds` defaults to the class's length, " +
-          "0 when absent). Each user newly present or late for at least `attendanceThresholdMinutes` emits " +
-          "`live_class_attended` once and completes the class's lesson (if enrolled). " +
-          HOST_OR_COHOST,
-        params: IdParams,
-        body: PutAttendanceBody,
-        response: { 200: AttendanceResult },
-      },
-    },
-    (request) =>
-      putAttendance(
-        db,
-        tenantOf(request).id,
-        principalOf(request),
-        requireUuid(request.params.id),
-        request.body,
-      ),
-  );
-
-  app.post(
-    `${BASE}/:id/occurrences/:occurrenceId/attendance/sync`,
-    {
-      config: { access: write, errors: [409, 502] },
-      schema: {
-        tags,
-        summary: "Take attendance from the provider",
-        description:
-          "Reads the provider's participants report (Zoom) and records it as `provider` attendance, matched to " +
-          "users by e-mail (a person's joins are summed), with the same threshold rule as the manual route. " +
-          `A provider without a report (Jitsi, BigBlueButton) is 409. ${HOST_OR_COHOST}`,
-        params: OccurrenceParams,
-        response: { 200: AttendanceResult },
-      },
-    },
-    (request) =>
-      syncAttendance(deps(), tenantOf(request).id, principalOf(request), ...occurrence(request.params)),
-  );
+  attendanceRoutes(app, ctx, deps);
 }

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
@@ -20,13 +21,8 @@ import { transferRoutes } from "./transfer-routes.js";
 
 const tags = ["media"];
 /** Files are staff material: a student reaches the ones shared with it through the drive. */
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "media:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = { ...read, scope: "media:write" } as const;
+const read = staff("media:read");
+const write = staff("media:write");
 
 export async function mediaRoutes(app: App, ctx: AppContext): Promise<void> {
   const deps: service.MediaDeps = {

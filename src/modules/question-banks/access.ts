@@ -1,14 +1,5 @@
-/** Who may read and change banks and questions: keys with the scope, teachers and administrators. */
-export const bankRead = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "question-banks:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
+import { staff } from "../../platform/auth/access.js";
 
-export const bankWrite = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "question-banks:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+/** Who may read and change banks and questions: keys with the scope, teachers and administrators. */
+export const bankRead = staff("question-banks:read");
+export const bankWrite = staff("question-banks:write");

@@ -1,3 +1,4 @@
+import { admins, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { acceptMergePatch, MERGE_PATCH_CONSUMES } from "../../platform/http/merge-patch.js";
@@ -7,18 +8,8 @@ import * as service from "./service.js";
 
 const tags = ["institution"];
 /** Staff read the settings (the grading scale, the time zone); students have no use for security policy. */
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:write",
-  roles: ["institution_admin"],
-} as const;
+const read = staff("settings:read");
+const write = admins("settings:write");
 
 export function settingsRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

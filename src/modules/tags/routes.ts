@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -21,18 +22,13 @@ import {
 import * as service from "./service.js";
 
 const tags = ["tags"];
-const read = { kind: "authenticated", auth: ["key", "session"], scope: "tags:read" } as const;
+const read = signedIn("tags:read");
 /**
  * A tag's resources name users, questions and draft courses: staff material, not a learner's (a student's
  * session reads tags, but not what they are attached to).
  */
-const readResources = { ...read, roles: ["teacher", "institution_admin"] } as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "tags:write",
-  roles: ["teacher", "institution_admin"],
-} as const;
+const readResources = staff("tags:read");
+const write = staff("tags:write");
 
 export function tagRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { admins, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -14,18 +15,8 @@ import {
 import * as service from "./service.js";
 
 const tags = ["themes"];
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:write",
-  roles: ["institution_admin"],
-} as const;
+const read = staff("settings:read");
+const write = admins("settings:write");
 
 export function themeRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { admins, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
@@ -27,18 +28,8 @@ const signInOf = (invited: boolean) =>
 import * as service from "./service.js";
 
 const tags = ["users"];
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "users:read",
-  roles: ["teacher", "institution_admin"],
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "users:write",
-  roles: ["institution_admin"],
-} as const;
+const read = staff("users:read");
+const write = admins("users:write");
 
 export function userRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { adminSessionOnly, admins } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
@@ -16,20 +17,9 @@ import * as service from "./service.js";
 
 const tags = ["video-providers"];
 const BASE = "/api/institution/video-providers";
-const admin = ["institution_admin"] as const;
-const read = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:read",
-  roles: admin,
-} as const;
-const write = {
-  kind: "authenticated",
-  auth: ["key", "session"],
-  scope: "settings:write",
-  roles: admin,
-} as const;
-const adminSession = { kind: "authenticated", auth: ["session"], roles: admin } as const;
+const read = admins("settings:read");
+const write = admins("settings:write");
+const adminSession = adminSessionOnly();
 
 const CREDENTIALS_TEXT =
   "Credentials by provider: `jitsi` none; `bigbluebutton` `sharedSecret` (and `settings.baseUrl`); `zoom` " +
