@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../db/client.js";
+import { migrationsFolder } from "../../db/migrations-folder.js";
 import {
   automations,
   deliveryAttemptLog,
