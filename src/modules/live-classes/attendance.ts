@@ -13,10 +13,10 @@ import {
   providerDeps,
   type VideoDeps,
 } from "../video-providers/service.js";
+import type { PutAttendanceInput } from "./attendance-schemas.js";
 import { requireHostRight } from "./host.js";
 import { meetingOf } from "./join.js";
 import * as repo from "./repo.js";
-import type { PutAttendanceInput } from "./schemas.js";
 
 /** Joining this long after the start counts as `late`. */
 const LATE_AFTER_MS = 10 * 60_000;
