@@ -27,7 +27,7 @@ import {
   type TestTenant,
 } from "../../test-support/harness.js";
 import { billingEnv, nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
-import { drainOnce } from "../outbox/worker.js";
+import { drainOnce } from "../outbox/drain.js";
 
 const CRON_SECRET = "cron-secret-for-tests-0123456789";
 const DAY = 86_400;

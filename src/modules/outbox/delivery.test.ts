@@ -25,6 +25,8 @@ import {
 } from "../../test-support/harness.js";
 import { startWorker } from "../../worker/runner.js";
 import { claimDue, DISABLED_AUTOMATION_ERROR } from "./claim.js";
+import { keyringFrom, SECRET_ERROR } from "./deliver.js";
+import { type DrainOptions, type DrainSummary, drainOnce } from "./drain.js";
 import {
   decide,
   describeAttempt,
@@ -36,14 +38,7 @@ import {
   truncateUtf8,
 } from "./record.js";
 import { signedHeaders } from "./send.js";
-import {
-  type DrainOptions,
-  type DrainSummary,
-  drainOnce,
-  keyringFrom,
-  SECRET_ERROR,
-  startDeliveryLoop,
-} from "./worker.js";
+import { startDeliveryLoop } from "./worker.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
