@@ -67,6 +67,17 @@ export interface DeliveryDeps {
   now?: (() => Date) | undefined;
 }
 
+/** A fresh secret cache and the configured keyring around one loop's or drain's client and recorder. */
+export function deliveryDeps(
+  ctx: AppContext,
+  client: OutboundClient,
+  recorder: AttemptRecorder,
+  log: FastifyBaseLogger | undefined,
+  now?: () => Date,
+): DeliveryDeps {
+  return { ctx, client, keyring: keyringFrom(ctx), secrets: new SecretCache(), recorder, log, now };
+}
+
 export type Sent = { result: OutboundResult; startedAt: Date } | undefined;
 
 /**

@@ -3,14 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import type { OutboundClient } from "../../platform/outbound/client.js";
 import { claimDue } from "./claim.js";
-import {
-  type AttemptReport,
-  attemptTimeoutSeconds,
-  type DeliveryDeps,
-  deliver,
-  keyringFrom,
-  SecretCache,
-} from "./deliver.js";
+import { type AttemptReport, attemptTimeoutSeconds, deliver, deliveryDeps } from "./deliver.js";
 import { AttemptRecorder } from "./recorder.js";
 
 export interface DrainOptions {
@@ -78,15 +71,7 @@ export async function drainOnce(
     log,
     now: options.now,
   });
-  const deps: DeliveryDeps = {
-    ctx,
-    client,
-    keyring: keyringFrom(ctx),
-    secrets: new SecretCache(),
-    recorder,
-    log,
-    now: options.now,
-  };
+  const deps = deliveryDeps(ctx, client, recorder, log, options.now);
   const attempts = await eachLimited(claimed, concurrency, (d) => deliver(deps, d));
   return { claimed: claimed.length, abandoned: abandoned.length, attempts };
 }

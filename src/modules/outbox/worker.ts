@@ -25,7 +25,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { type ClaimedDelivery, claimDue } from "./claim.js";
-import { attemptTimeoutSeconds, type DeliveryDeps, keyringFrom, SecretCache, send } from "./deliver.js";
+import { attemptTimeoutSeconds, deliveryDeps, send } from "./deliver.js";
 import { releaseClaim } from "./record.js";
 import { AttemptRecorder } from "./recorder.js";
 import { OUTBOX_CHANNEL } from "./wake.js";
@@ -121,14 +121,7 @@ export function startDeliveryLoop(
       if (backlog) wake();
     },
   );
-  const deps: DeliveryDeps = {
-    ctx,
-    client,
-    keyring: keyringFrom(ctx),
-    secrets: new SecretCache(),
-    recorder,
-    log,
-  };
+  const deps = deliveryDeps(ctx, client, recorder, log);
 
   const start = (delivery: ClaimedDelivery): void => {
     inFlight++;
