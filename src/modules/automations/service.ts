@@ -9,7 +9,8 @@ import { checkTargetUrl } from "../../platform/outbound/target-url.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { type Condition, validateCondition } from "../outbox/condition.js";
 import { keyringOf, secretContext } from "../outbox/send.js";
-import { urlHasTemplate, validateTemplate } from "../outbox/template.js";
+import { validateTemplate } from "../outbox/template.js";
+import { urlHasTemplate } from "../outbox/template-in-url.js";
 import { isReservedHeader } from "./headers.js";
 import * as repo from "./repo.js";
 import type {
