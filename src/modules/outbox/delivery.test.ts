@@ -27,16 +27,14 @@ import { startWorker } from "../../worker/runner.js";
 import { claimDue, DISABLED_AUTOMATION_ERROR } from "./claim.js";
 import { keyringFrom, SECRET_ERROR } from "./deliver.js";
 import { type DrainOptions, type DrainSummary, drainOnce } from "./drain.js";
+import { FAILING_REASON, GONE_REASON, recordAttempt } from "./record.js";
 import {
   decide,
   describeAttempt,
-  FAILING_REASON,
-  GONE_REASON,
   MAX_RETRY_AFTER_SECONDS,
   parseRetryAfter,
-  recordAttempt,
   truncateUtf8,
-} from "./record.js";
+} from "./retry-policy.js";
 import { signedHeaders } from "./send.js";
 import { startDeliveryLoop } from "./worker.js";
 
