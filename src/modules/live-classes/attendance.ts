@@ -3,7 +3,7 @@ import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { completesLessons, recordCompletion } from "../enrollments/completions.js";
-import { lockCurrentEnrollment } from "../enrollments/repo.js";
+import { lockCurrentEnrollment } from "../enrollments/enrollment-locks.js";
 import { eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import {
