@@ -16,7 +16,8 @@ import {
   webhookDeliveries,
 } from "../../db/schema/index.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
-import { type FakeStripe, fakeSubscription, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
   bearer,
