@@ -92,7 +92,8 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
-import { type Database, openDatabase } from "../src/db/client.js";
+import type { Database } from "../src/db/client.js";
+import { openDatabase } from "../src/db/open-database.js";
 import { type CalendarFeedResult, measureCalendarFeed } from "./calendar.js";
 import {
   BULK_ITEMS,

@@ -1,8 +1,8 @@
 import type { Config } from "./config/index.js";
 import { ConfigError } from "./config/index.js";
-import { EmbeddedDatabaseError, openDatabase } from "./db/client.js";
-import { EMBEDDED_WAIT_MS, type EmbeddedAccess } from "./db/data-dir.js";
+import { EMBEDDED_WAIT_MS, type EmbeddedAccess, EmbeddedDatabaseError } from "./db/data-dir.js";
 import { migrationSummary } from "./db/migrations-folder.js";
+import { openDatabase } from "./db/open-database.js";
 import { type AppContext, createContext } from "./platform/context.js";
 
 export interface OpenContextOptions {

@@ -1,6 +1,6 @@
 import { runCli, UsageError } from "./cli/run.js";
 import { ConfigError } from "./config/index.js";
-import { EmbeddedDatabaseError } from "./db/client.js";
+import { EmbeddedDatabaseError } from "./db/data-dir.js";
 import { AppError } from "./platform/errors/app-error.js";
 import { translate } from "./platform/i18n/translate.js";
 

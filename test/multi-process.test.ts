@@ -15,7 +15,7 @@ import pg from "pg";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPlanConfig } from "../src/config/plans.js";
-import { openDatabase } from "../src/db/client.js";
+import { openDatabase } from "../src/db/open-database.js";
 import { createApiKey } from "../src/modules/api-keys/service.js";
 import { createTenant } from "../src/modules/tenants/service.js";
 import { type Build, buildService } from "./support-multiprocess/build.js";

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/index.js";
-import { openDatabase } from "../db/client.js";
 import { EMBEDDED_WAIT_MS } from "../db/data-dir.js";
 import { migrationSummary } from "../db/migrations-folder.js";
+import { openDatabase } from "../db/open-database.js";
 import { setPassword } from "../modules/auth/service.js";
 import { createTenant, findTenantBySlug } from "../modules/tenants/service.js";
 import { createUser } from "../modules/users/service.js";

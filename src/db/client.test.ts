@@ -4,7 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "./client.js";
+import type { Database } from "./client.js";
+import { openDatabase } from "./open-database.js";
 
 const url = process.env.DATABASE_URL;
 

@@ -1,6 +1,8 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeStripe, fakeSubscription, parseFormBody, startFakeStripe } from "./fake-stripe.js";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe.js";
+import { parseFormBody } from "./fake-stripe-form.js";
+import { fakeSubscription } from "./fake-stripe-objects.js";
 
 /**
  * stripe-node 23 removed `payment_method_types` from `Checkout.SessionCreateParams` (types only: the SDK

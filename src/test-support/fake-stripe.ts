@@ -1,12 +1,13 @@
-import { randomInt } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-
 /**
  * A small fake of the Stripe HTTP API for tests, reached by the official `stripe` SDK through its
  * `host` / `port` / `protocol` options. It serves the few endpoints our billing code calls, records every
  * request, and can be told to fail. Object shapes follow `/work/shared/stripe-fixtures` in their main fields.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type FakeStripeState, type Reply, serveEndpoint, stripeError } from "./fake-stripe-endpoints.js";
+import { asRecord, isRecord, parseFormBody } from "./fake-stripe-form.js";
+import { randomId } from "./fake-stripe-objects.js";
 
 export interface RecordedRequest {
   method: string;
@@ -17,18 +18,12 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export interface FakeStripe {
+export interface FakeStripe extends FakeStripeState {
   /** "http://127.0.0.1:<port>" */
   url: string;
   port: number;
   /** Every request received, in order (including ones answered by failNext or an idempotent replay). */
   requests: RecordedRequest[];
-  /** GET /v1/subscriptions/:id serves these. */
-  subscriptions: Map<string, Record<string, unknown>>;
-  /** Created customers by id. */
-  customers: Map<string, Record<string, unknown>>;
-  /** When true, POST /v1/checkout/sessions listing (in payment_method_types or allowed_payment_method_types) any method other than "card" answers 400, as Stripe does for a method the account has not activated. */
-  refuseNonCardMethods: boolean;
   /** Queue a failure: the next request whose method matches and whose path starts with `pathPrefix` gets `status` with a Stripe-shaped error body (type "api_error" for 5xx, "invalid_request_error" otherwise). Each queued failure is used once. */
   failNext(method: string, pathPrefix: string, status: number): void;
   /** Count of requests matching method + path prefix. */
@@ -36,105 +31,6 @@ export interface FakeStripe {
   /** Clears requests, failures, maps (and remembered idempotency keys); refuseNonCardMethods = false. */
   reset(): void;
   close(): Promise<void>;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Form bodies
-// ---------------------------------------------------------------------------------------------------------
-
-const INDEX = /^(0|[1-9][0-9]*)$/;
-const BRACKETED_KEY = /^([^[\]]+)((?:\[[^\]]*\])+)$/;
-
-/**
- * Parses an `application/x-www-form-urlencoded` body the way Stripe reads what the SDK sends:
- * `line_items[0][price]=p&metadata[tenantId]=t` → `{ line_items: [{ price: "p" }], metadata: { tenantId: "t" } }`.
- * Objects whose keys are all numeric indexes become arrays (in index order, holes dropped, as `qs` does);
- * `a[]=x` appends. Brackets may arrive raw (the SDK leaves them unencoded) or as %5B / %5D.
- * Values stay strings: form encoding has no types (Stripe coerces per parameter, we leave that to callers).
- */
-export function parseFormBody(text: string): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    assign(root, splitKey(key), value);
-  }
-  return arraysFromIndexes(root);
-}
-
-/** "a[b][0]" → ["a", "b", "0"]; a key that is not of that form is taken whole. */
-function splitKey(key: string): string[] {
-  const match = BRACKETED_KEY.exec(key);
-  if (!match) return [key];
-  const [, head = key, tail = ""] = match;
-  return [head, ...Array.from(tail.matchAll(/\[([^\]]*)\]/g), (m) => m[1] ?? "")];
-}
-
-function assign(root: Record<string, unknown>, path: string[], value: string): void {
-  let node = root;
-  for (let i = 0; i < path.length; i++) {
-    let segment = path[i] ?? "";
-    // Assigning "__proto__" would replace the object's prototype instead of adding a key.
-    if (segment === "__proto__") return;
-    // `a[]=x`: the next free index (objects stand in for arrays until the end, see arraysFromIndexes).
-    if (segment === "" && i > 0) segment = String(Object.keys(node).length);
-    if (i === path.length - 1) {
-      node[segment] = value;
-      return;
-    }
-    const existing = Object.hasOwn(node, segment) ? node[segment] : undefined;
-    if (isRecord(existing)) {
-      node = existing;
-    } else {
-      // Missing, or a plain value now used as a container (`a=1&a[b]=2`): the nested form wins.
-      const child: Record<string, unknown> = {};
-      node[segment] = child;
-      node = child;
-    }
-  }
-}
-
-function arraysFromIndexes(node: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(node)) {
-    if (!isRecord(value)) continue;
-    const converted = arraysFromIndexes(value);
-    const keys = Object.keys(converted);
-    node[key] =
-      keys.length > 0 && keys.every((k) => INDEX.test(k))
-        ? keys
-            .map(Number)
-            .sort((a, b) => a - b)
-            .map((k) => converted[String(k)])
-        : converted;
-  }
-  return node;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Small helpers
-// ---------------------------------------------------------------------------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
-function asString(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Random alphanumeric suffix, like the tail of a Stripe id. */
-function randomId(length = 14): string {
-  let out = "";
-  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
-  return out;
-}
-
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }
 
 /** JSON with object keys sorted, so two bodies with the same parameters compare equal whatever their order. */
@@ -147,193 +43,6 @@ function canonicalJson(value: unknown): string {
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// Replies
-// ---------------------------------------------------------------------------------------------------------
-
-interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-function ok(body: unknown): Reply {
-  return { status: 200, body };
-}
-
-function stripeError(
-  status: number,
-  type: string,
-  message: string,
-  extra: { code?: string; param?: string } = {},
-): Reply {
-  return { status, body: { error: { type, message, ...extra } } };
-}
-
-function unrecognized(method: string, path: string): Reply {
-  return stripeError(
-    404,
-    "invalid_request_error",
-    `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Objects
-// ---------------------------------------------------------------------------------------------------------
-
-/** A subscription object like Stripe returns. shape "basil" (API 2025-03-31 and later) puts current_period_start/end on items.data[] only; shape "legacy" (2025-02 and earlier) puts them at top level and not on the items. */
-export function fakeSubscription(opts: {
-  id: string;
-  customer: string;
-  tenantId?: string;
-  priceId: string;
-  /** Default "active". */
-  status?: string;
-  /** Unix seconds; defaults now and now + 30 days. */
-  periodStart?: number;
-  periodEnd?: number;
-  cancelAtPeriodEnd?: boolean;
-  /** Default "basil". */
-  shape?: "basil" | "legacy";
-}): Record<string, unknown> {
-  const now = nowSeconds();
-  const periodStart = opts.periodStart ?? now;
-  const periodEnd = opts.periodEnd ?? periodStart + 30 * 24 * 60 * 60;
-  const status = opts.status ?? "active";
-  const cancelAtPeriodEnd = opts.cancelAtPeriodEnd ?? false;
-  const legacy = opts.shape === "legacy";
-  const period = { current_period_start: periodStart, current_period_end: periodEnd };
-
-  const item: Record<string, unknown> = {
-    id: `si_${randomId()}`,
-    object: "subscription_item",
-    created: periodStart,
-    discounts: [],
-    metadata: {},
-    price: {
-      id: opts.priceId,
-      object: "price",
-      active: true,
-      billing_scheme: "per_unit",
-      created: periodStart,
-      currency: "brl",
-      livemode: false,
-      lookup_key: null,
-      metadata: {},
-      nickname: null,
-      product: "prod_fake",
-      recurring: {
-        interval: "month",
-        interval_count: 1,
-        meter: null,
-        usage_type: "licensed",
-        trial_period_days: null,
-      },
-      tax_behavior: "unspecified",
-      tiers_mode: null,
-      transform_quantity: null,
-      type: "recurring",
-      unit_amount: 4990,
-      unit_amount_decimal: "4990",
-    },
-    quantity: 1,
-    subscription: opts.id,
-    tax_rates: [],
-    ...(legacy ? {} : period),
-  };
-
-  return {
-    id: opts.id,
-    object: "subscription",
-    application: null,
-    billing_cycle_anchor: periodStart,
-    // Stripe sets cancel_at to the period end when the subscription is set to cancel at period end.
-    cancel_at: cancelAtPeriodEnd ? periodEnd : null,
-    cancel_at_period_end: cancelAtPeriodEnd,
-    canceled_at: cancelAtPeriodEnd || status === "canceled" ? now : null,
-    collection_method: "charge_automatically",
-    created: periodStart,
-    currency: "brl",
-    customer: opts.customer,
-    default_payment_method: null,
-    description: null,
-    discounts: [],
-    ended_at: status === "canceled" ? now : null,
-    items: {
-      object: "list",
-      data: [item],
-      has_more: false,
-      url: `/v1/subscription_items?subscription=${opts.id}`,
-    },
-    latest_invoice: null,
-    livemode: false,
-    metadata: opts.tenantId === undefined ? {} : { tenantId: opts.tenantId },
-    pending_update: null,
-    schedule: null,
-    start_date: periodStart,
-    status,
-    test_clock: null,
-    trial_end: null,
-    trial_start: null,
-    ...(legacy ? period : {}),
-  };
-}
-
-function createCustomer(body: Record<string, unknown>): Record<string, unknown> {
-  return {
-    id: `cus_fake_${randomId()}`,
-    object: "customer",
-    address: body.address ?? null,
-    balance: 0,
-    created: nowSeconds(),
-    currency: null,
-    default_source: null,
-    delinquent: false,
-    description: body.description ?? null,
-    discount: null,
-    email: body.email ?? null,
-    invoice_prefix: randomId(8).toUpperCase(),
-    invoice_settings: {
-      custom_fields: null,
-      default_payment_method: null,
-      footer: null,
-      rendering_options: null,
-    },
-    livemode: false,
-    metadata: asRecord(body.metadata) ?? {},
-    name: body.name ?? null,
-    next_invoice_sequence: 1,
-    phone: body.phone ?? null,
-    preferred_locales: Array.isArray(body.preferred_locales) ? body.preferred_locales : [],
-    shipping: null,
-    tax_exempt: "none",
-    test_clock: null,
-  };
-}
-
-/** The session's currency: the explicit `currency`, else the first line item's `price_data[currency]`, else null (a bare price id carries none we could know). */
-function checkoutCurrency(body: Record<string, unknown>): string | null {
-  const explicit = asString(body.currency);
-  if (explicit !== undefined) return explicit;
-  const items = Array.isArray(body.line_items) ? body.line_items : [];
-  for (const item of items) {
-    const currency = asString(asRecord(asRecord(item)?.price_data)?.currency);
-    if (currency !== undefined) return currency;
-  }
-  return null;
-}
-
-/** A list parameter as strings (`x[0]=a&x[1]=b`, or a lone `x=a`); undefined when absent. */
-function stringList(raw: unknown): string[] | undefined {
-  if (typeof raw === "string") return [raw];
-  return Array.isArray(raw) ? raw.filter((t): t is string => typeof t === "string") : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Server
-// ---------------------------------------------------------------------------------------------------------
 
 interface QueuedFailure {
   method: string;
@@ -382,108 +91,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const failures: QueuedFailure[] = [];
   const idempotency = new Map<string, IdempotentResult>();
 
-  function route(method: string, path: string, body: Record<string, unknown>): Reply {
-    if (method === "POST" && path === "/v1/customers") {
-      const customer = createCustomer(body);
-      fake.customers.set(String(customer.id), customer);
-      return ok(customer);
-    }
-
-    if (method === "POST" && path === "/v1/checkout/sessions") {
-      // stripe-node 23 (API 2026-10-28.endive) replaced `payment_method_types` in its create params with
-      // `allowed_payment_method_types` (a filter on the dynamically eligible methods). Either list naming a
-      // method the account has not activated is refused when refuseNonCardMethods is set.
-      const types = stringList(body.payment_method_types);
-      const allowed = stringList(body.allowed_payment_method_types);
-      const param = types !== undefined ? "payment_method_types" : "allowed_payment_method_types";
-      const refused = fake.refuseNonCardMethods ? (types ?? allowed)?.find((t) => t !== "card") : undefined;
-      if (refused !== undefined) {
-        return stripeError(
-          400,
-          "invalid_request_error",
-          `The payment method type "${refused}" is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`,
-          { code: "parameter_invalid", param },
-        );
-      }
-      const id = `cs_test_${randomId(58)}`;
-      const created = nowSeconds();
-      return ok({
-        id,
-        object: "checkout.session",
-        amount_subtotal: null,
-        amount_total: null,
-        cancel_url: body.cancel_url ?? null,
-        client_reference_id: body.client_reference_id ?? null,
-        created,
-        currency: checkoutCurrency(body),
-        customer: body.customer ?? null,
-        customer_email: body.customer_email ?? null,
-        expires_at: created + 24 * 60 * 60,
-        invoice: null,
-        livemode: false,
-        locale: body.locale ?? null,
-        metadata: asRecord(body.metadata) ?? {},
-        mode: body.mode ?? "payment",
-        payment_intent: null,
-        allowed_payment_method_types: allowed ?? null,
-        // Without an explicit list Stripe answers with the eligible methods (card, plus others unless
-        // refuseNonCardMethods says they are not activated), narrowed by allowed_payment_method_types.
-        payment_method_types: types ??
-          allowed?.filter((t) => t === "card" || !fake.refuseNonCardMethods) ?? ["card"],
-        payment_status: "unpaid",
-        status: "open",
-        subscription: null,
-        success_url: body.success_url ?? null,
-        url: `https://checkout.stripe.test/c/pay/${id}`,
-      });
-    }
-
-    if (method === "POST" && path === "/v1/billing_portal/sessions") {
-      const customer = asString(body.customer);
-      if (customer === undefined || customer === "") {
-        return stripeError(400, "invalid_request_error", "Missing required param: customer.", {
-          code: "parameter_missing",
-          param: "customer",
-        });
-      }
-      const id = `bps_${randomId(24)}`;
-      return ok({
-        id,
-        object: "billing_portal.session",
-        configuration: "bpc_fake",
-        created: nowSeconds(),
-        customer,
-        flow: null,
-        livemode: false,
-        locale: body.locale ?? null,
-        on_behalf_of: null,
-        return_url: body.return_url ?? null,
-        url: `https://billing.stripe.test/p/session/${id}`,
-      });
-    }
-
-    const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
-    if (method === "GET" && subscriptionPath) {
-      const raw = subscriptionPath[1] ?? "";
-      let id = raw;
-      try {
-        id = decodeURIComponent(raw);
-      } catch {
-        // Malformed escape: look it up as sent.
-      }
-      const subscription = fake.subscriptions.get(id);
-      if (subscription === undefined) {
-        return stripeError(404, "invalid_request_error", `No such subscription: '${id}'`, {
-          code: "resource_missing",
-          param: "id",
-        });
-      }
-      return ok(subscription);
-    }
-
-    return unrecognized(method, path);
-  }
-
   /**
    * Stripe's idempotency: a POST carrying an Idempotency-Key already seen gets the first answer again (with
    * `Idempotent-Replayed: true`) instead of running twice; the same key with other parameters or on another
@@ -506,7 +113,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return stripeError(status, type, `Fake Stripe failure injected by failNext (HTTP ${status}).`);
     }
 
-    if (method !== "POST" || key === undefined) return route(method, path, body);
+    if (method !== "POST" || key === undefined) return serveEndpoint(fake, method, path, body);
 
     const params = canonicalJson(body);
     const previous = idempotency.get(key);
@@ -523,7 +130,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         headers: { "idempotent-replayed": "true", "original-request": previous.requestId },
       };
     }
-    const reply = route(method, path, body);
+    const reply = serveEndpoint(fake, method, path, body);
     if (reply.status >= 200 && reply.status < 300) {
       idempotency.set(key, { method, path, params, requestId, reply });
     }

@@ -2,7 +2,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { isAlive, openDatabase, writePgliteImage } from "../db/client.js";
+import { isAlive } from "../db/data-dir.js";
+import { openDatabase } from "../db/open-database.js";
+import { writePgliteImage } from "../db/pglite.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -5,7 +5,7 @@
  * `npm run typecheck`'s job anyway).
  *
  * Compiled code expects to sit under the project root: Node finds packages in node_modules above it and reads
- * `"type": "module"` from the nearest package.json, and migrationsFolder() (src/db/client.ts) walks up to that
+ * `"type": "module"` from the nearest package.json, and migrationsFolder() (src/db/migrations-folder.ts) walks up to that
  * package.json and reads src/db/migrations beside it. The directory therefore holds a package.json of its own
  * and links to the project's node_modules and src.
  */
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { isAlive } from "../../src/db/client.js";
+import { isAlive } from "../../src/db/data-dir.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PREFIX = "aula-multiprocess-";

@@ -7,9 +7,11 @@ import { AppError, type DetailKey, notFound } from "../../platform/errors/app-er
 import type { Resolver } from "../../platform/outbound/resolver.js";
 import { checkTargetUrl } from "../../platform/outbound/target-url.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
-import { type Condition, validateCondition } from "../outbox/condition.js";
+import type { Condition } from "../outbox/condition.js";
+import { validateCondition } from "../outbox/condition-validation.js";
 import { keyringOf, secretContext } from "../outbox/send.js";
-import { urlHasTemplate, validateTemplate } from "../outbox/template.js";
+import { validateTemplate } from "../outbox/template.js";
+import { urlHasTemplate } from "../outbox/template-in-url.js";
 import { isReservedHeader } from "./headers.js";
 import * as repo from "./repo.js";
 import type {

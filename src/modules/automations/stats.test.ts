@@ -23,8 +23,8 @@ import {
 } from "../../test-support/harness.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
+import { drainOnce } from "../outbox/drain.js";
 import { rowsOf } from "../outbox/sql.js";
-import { drainOnce } from "../outbox/worker.js";
 import { PENDING_COUNT_CAP } from "./stats.js";
 
 let h: Harness;

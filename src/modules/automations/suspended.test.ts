@@ -16,7 +16,8 @@ import {
   webhookDeliveries,
 } from "../../db/schema/index.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
-import { type FakeStripe, fakeSubscription, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
   bearer,
@@ -27,7 +28,7 @@ import {
   type TestTenant,
 } from "../../test-support/harness.js";
 import { billingEnv, nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
-import { drainOnce } from "../outbox/worker.js";
+import { drainOnce } from "../outbox/drain.js";
 
 const CRON_SECRET = "cron-secret-for-tests-0123456789";
 const DAY = 86_400;

@@ -3,12 +3,8 @@ import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents, tenants } from "../../db/schema/index.js";
-import {
-  type FakeStripe,
-  fakeSubscription,
-  type RecordedRequest,
-  startFakeStripe,
-} from "../../test-support/fake-stripe.js";
+import { type FakeStripe, type RecordedRequest, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
   bearer,

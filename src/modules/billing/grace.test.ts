@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingSubscriptions, tenants } from "../../db/schema/index.js";
-import { type FakeStripe, fakeSubscription, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
   bearer,

@@ -11,7 +11,8 @@ import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents, tenants } from "../../db/schema/index.js";
-import { type FakeStripe, fakeSubscription, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
   type Harness,

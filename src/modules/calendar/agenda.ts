@@ -4,6 +4,7 @@ import { AppError, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { occurrences } from "../../platform/recurrence/rrule.js";
 import { startOfLocalDay } from "../../platform/recurrence/zoned.js";
+import * as agendaRepo from "./agenda-repo.js";
 import * as repo from "./repo.js";
 import {
   type AgendaItemRecord,
@@ -28,7 +29,7 @@ function bound(value: string, field: string, timeZone: string): Date {
   return instant;
 }
 
-export function parseWindow(from: string, to: string, timeZone: string): repo.Window {
+export function parseWindow(from: string, to: string, timeZone: string): agendaRepo.Window {
   const start = bound(from, "from", timeZone);
   const end = bound(to, "to", timeZone);
   if (end.getTime() <= start.getTime()) throw validationError("to", "field.ends_before_starts");
@@ -39,7 +40,7 @@ export function parseWindow(from: string, to: string, timeZone: string): repo.Wi
 }
 
 /** Each occurrence of a custom event that overlaps the window. */
-export function expandCustom(event: CalendarEventRecord, window: repo.Window): AgendaItemRecord[] {
+export function expandCustom(event: CalendarEventRecord, window: agendaRepo.Window): AgendaItemRecord[] {
   const start = new Date(event.startsAt);
   const length = new Date(event.endsAt).getTime() - start.getTime();
   const from = Date.parse(window.from);
@@ -72,7 +73,7 @@ export function expandCustom(event: CalendarEventRecord, window: repo.Window): A
 
 export interface AgendaScope {
   /** A personal agenda: the user's courses, classes, invitations and own events. Undefined: the institution's. */
-  audience?: repo.Audience;
+  audience?: agendaRepo.Audience;
   sources?: readonly SourceType[];
   /** The institution's calendar with users' own events too (administrators and keys). */
   withPersonal?: boolean;
@@ -82,18 +83,18 @@ export interface AgendaScope {
 export async function collectAgenda(
   db: Executor,
   tenantId: string,
-  window: repo.Window,
+  window: agendaRepo.Window,
   scope: AgendaScope,
 ): Promise<AgendaItemRecord[]> {
   const timeZone = await institutionTimeZone(db, tenantId);
   const wants = (s: SourceType) => scope.sources === undefined || scope.sources.includes(s);
   const audience = scope.audience;
   const [custom, live, due, expiries] = await Promise.all([
-    wants("manual") ? repo.customEventsIn(db, tenantId, window, audience, scope.withPersonal) : [],
-    wants("live_class") ? repo.liveOccurrencesIn(db, tenantId, window, audience) : [],
-    wants("lesson_due") ? repo.lessonDueDatesIn(db, tenantId, window, audience) : [],
+    wants("manual") ? agendaRepo.customEventsIn(db, tenantId, window, audience, scope.withPersonal) : [],
+    wants("live_class") ? agendaRepo.liveOccurrencesIn(db, tenantId, window, audience) : [],
+    wants("lesson_due") ? agendaRepo.lessonDueDatesIn(db, tenantId, window, audience) : [],
     wants("enrollment_expiry") && audience !== undefined
-      ? repo.enrollmentExpiriesIn(db, tenantId, window, audience.userId)
+      ? agendaRepo.enrollmentExpiriesIn(db, tenantId, window, audience.userId)
       : [],
   ]);
   const items: AgendaItemRecord[] = custom.flatMap((e) => expandCustom(e, window));
@@ -173,7 +174,7 @@ async function audienceFor(db: Executor, tenantId: string, principal: Principal,
   if (userId === undefined) return undefined;
   if (!(await repo.userExists(db, tenantId, userId)))
     throw validationError("userId", "field.unknown_user", { id: userId });
-  return { userId, ...(await repo.audienceOf(db, tenantId, userId)) };
+  return { userId, ...(await agendaRepo.audienceOf(db, tenantId, userId)) };
 }
 
 export async function listAgenda(

@@ -3,7 +3,7 @@ import { tzlib_get_ical_block } from "timezones-ical-library";
 import type { Executor } from "../../db/client.js";
 import { inZone } from "../../platform/recurrence/zoned.js";
 import { collectAgenda } from "./agenda.js";
-import * as repo from "./repo.js";
+import * as agendaRepo from "./agenda-repo.js";
 
 /** What a feed holds: the last 30 days and the next year. */
 const PAST_DAYS = 30;
@@ -41,9 +41,9 @@ export async function renderFeed(
     from: new Date(now.getTime() - PAST_DAYS * 86_400_000).toISOString(),
     to: new Date(now.getTime() + FUTURE_DAYS * 86_400_000).toISOString(),
   };
-  const audience = { userId: user.userId, ...(await repo.audienceOf(db, tenantId, user.userId)) };
+  const audience = { userId: user.userId, ...(await agendaRepo.audienceOf(db, tenantId, user.userId)) };
   const [custom, others] = await Promise.all([
-    repo.customEventsIn(db, tenantId, window, audience),
+    agendaRepo.customEventsIn(db, tenantId, window, audience),
     collectAgenda(db, tenantId, window, {
       audience,
       sources: ["live_class", "lesson_due", "enrollment_expiry"],

@@ -6,9 +6,10 @@ import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
 import type { CompletionRecord, ListCompletionsQueryType } from "./completion-schemas.js";
 import * as repo from "./completions-repo.js";
+import { lockCurrentEnrollment } from "./enrollment-locks.js";
 import { enrollmentAbout } from "./events.js";
 import { findUserBrief } from "./lookups.js";
-import { findEnrollment, lockCurrentEnrollment } from "./repo.js";
+import { findEnrollment } from "./repo.js";
 import { type EnrollmentRecord, percentOf } from "./schemas.js";
 
 export type { CompletionRecord };

@@ -5,6 +5,7 @@ import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { enrollments, lessonCompletions, lessons } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
+import type { LockedEnrollment } from "./enrollment-locks.js";
 import {
   type EnrollmentRecord,
   type EnrollmentRole,
@@ -198,60 +199,6 @@ export async function findEnrollment(
   id: string,
 ): Promise<EnrollmentRecord | undefined> {
   return (await findEnrollments(db, tenantId, [id]))[0];
-}
-
-export interface LockedEnrollment {
-  id: string;
-  userId: string;
-  courseId: string;
-  role: string;
-  status: string;
-  enrolledAt: string;
-}
-
-const lockedColumns = {
-  id: enrollments.id,
-  userId: enrollments.userId,
-  courseId: enrollments.courseId,
-  role: enrollments.role,
-  status: enrollments.status,
-  enrolledAt: enrollments.enrolledAt,
-};
-
-/** Locks one enrollment: changes to it, and completions counted against it, take turns. */
-export async function lockEnrollment(
-  db: Executor,
-  tenantId: string,
-  id: string,
-): Promise<LockedEnrollment | undefined> {
-  const rows = await db
-    .select(lockedColumns)
-    .from(enrollments)
-    .where(and(eq(enrollments.tenantId, tenantId), eq(enrollments.id, id)))
-    .for("update");
-  return rows[0];
-}
-
-/** Locks the user's current (not dropped) enrollment in the course, if any; there is at most one. */
-export async function lockCurrentEnrollment(
-  db: Executor,
-  tenantId: string,
-  userId: string,
-  courseId: string,
-): Promise<LockedEnrollment | undefined> {
-  const rows = await db
-    .select(lockedColumns)
-    .from(enrollments)
-    .where(
-      and(
-        eq(enrollments.tenantId, tenantId),
-        eq(enrollments.userId, userId),
-        eq(enrollments.courseId, courseId),
-        sql`${enrollments.status} <> 'dropped'`,
-      ),
-    )
-    .for("update");
-  return rows[0];
 }
 
 export type NewEnrollment = Omit<typeof enrollments.$inferInsert, "tenantId" | "id">;

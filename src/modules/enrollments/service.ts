@@ -7,6 +7,7 @@ import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { admitStudent } from "../users/service.js";
+import { lockEnrollment } from "./enrollment-locks.js";
 import { enrollmentAbout } from "./events.js";
 import { existingClassGroups, existingCourses, findUserBrief, findUsers, type UserBrief } from "./lookups.js";
 import * as repo from "./repo.js";
@@ -174,7 +175,7 @@ export async function updateEnrollment(
   input: UpdateEnrollmentInput,
 ): Promise<EnrollmentRecord> {
   return db.transaction(async (tx) => {
-    const current = await repo.lockEnrollment(tx, tenantId, id);
+    const current = await lockEnrollment(tx, tenantId, id);
     if (current === undefined) throw notFound();
     const details: DetailKey[] = [];
     const badExpiry = expiryDetail(input.expiresAt, current.enrolledAt);
@@ -216,7 +217,7 @@ export async function deleteEnrollment(
   mode: DeleteMode,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const current = await repo.lockEnrollment(tx, tenantId, id);
+    const current = await lockEnrollment(tx, tenantId, id);
     if (current === undefined) throw notFound();
     if (mode === "delete") {
       const before = (await repo.findEnrollment(tx, tenantId, id)) as EnrollmentRecord;

@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { liveClassAttendance, liveClassOccurrences, tenantCounters } from "../../db/schema/index.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import type { AttendanceRecord } from "./schemas.js";
+import type { AttendanceRecord } from "./attendance-schemas.js";
 
 const attendanceColumns = {
   occurrenceId: liveClassAttendance.occurrenceId,

@@ -3,7 +3,7 @@ import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { completesLessons, recordCompletion } from "../enrollments/completions.js";
-import { lockCurrentEnrollment } from "../enrollments/repo.js";
+import { lockCurrentEnrollment } from "../enrollments/enrollment-locks.js";
 import { eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import {
@@ -13,10 +13,10 @@ import {
   providerDeps,
   type VideoDeps,
 } from "../video-providers/service.js";
+import type { PutAttendanceInput } from "./attendance-schemas.js";
 import { requireHostRight } from "./host.js";
 import { meetingOf } from "./join.js";
 import * as repo from "./repo.js";
-import type { PutAttendanceInput } from "./schemas.js";
 
 /** Joining this long after the start counts as `late`. */
 const LATE_AFTER_MS = 10 * 60_000;

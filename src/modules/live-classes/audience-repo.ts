@@ -8,7 +8,6 @@ import {
   lessons,
   users,
 } from "../../db/schema/index.js";
-import type { ClassRow } from "./repo.js";
 
 /** Who and what a live class names: users, its course, class group and lesson, and who is in its audience. */
 export interface Person {
@@ -59,11 +58,20 @@ export async function lessonCourse(db: Executor, tenantId: string, id: string): 
   return rows[0]?.courseId;
 }
 
+/**
+ * The part of a class (repo.ts's ClassRow) that `inAudience` reads. Named here rather than imported, since repo.ts
+ * re-exports this file and an import back would close a circle.
+ */
+export interface AudienceLinks {
+  courseId: string | null;
+  classGroupId: string | null;
+}
+
 /** Whether the user is in the class's audience through its course or class group. */
 export async function inAudience(
   db: Executor,
   tenantId: string,
-  c: ClassRow,
+  c: AudienceLinks,
   userId: string,
 ): Promise<boolean> {
   if (c.courseId !== null) {

@@ -2,12 +2,9 @@ import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { EXAMPLE_COURSE, EXAMPLE_ID, EXAMPLE_USER } from "./schema-examples.js";
 
 export const CLASS_STATUSES = ["scheduled", "live", "ended", "canceled"] as const;
-export const ATTENDANCE_STATUSES = ["present", "late", "absent", "excused"] as const;
-const EXAMPLE_ID = "3c9e2f4a-7b1d-4e8f-a5c6-0d2b4f6a8c1e";
-const EXAMPLE_COURSE = "0f8d2c4e-6a1b-4d3c-9e5f-7a8b9c0d1e2f";
-const EXAMPLE_USER = "2c4e6a8b-0d1f-4a3b-8c5d-7e9f1a2b3c4d";
 
 const Ids = (description: string) => Type.Array(Uuid, { maxItems: 500, uniqueItems: true, description });
 
@@ -250,80 +247,4 @@ export const JoinLink = Type.Object(
   },
 );
 
-export const Attendance = Type.Object(
-  {
-    occurrenceId: Uuid,
-    userId: Uuid,
-    joinedAt: Type.Union([IsoDateTime, Type.Null()]),
-    leftAt: Type.Union([IsoDateTime, Type.Null()]),
-    durationSeconds: Type.Integer({ minimum: 0 }),
-    status: StringEnum(ATTENDANCE_STATUSES),
-    source: StringEnum(["provider", "manual"] as const),
-    attended: Type.Boolean({
-      description: "Reached the class's threshold (`live_class_attended` was emitted).",
-    }),
-    updatedAt: IsoDateTime,
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        occurrenceId: "7d1e3f5a-9b2c-4d6e-8f0a-1b3c5d7e9f2a",
-        userId: EXAMPLE_USER,
-        joinedAt: "2026-03-03T22:02:00.000Z",
-        leftAt: "2026-03-03T22:58:00.000Z",
-        durationSeconds: 3360,
-        status: "present",
-        source: "provider",
-        attended: true,
-        updatedAt: "2026-03-03T23:10:00.000Z",
-      },
-    ],
-  },
-);
-export type AttendanceRecord = Static<typeof Attendance>;
-export const AttendancePage = PageOf(Attendance);
-export const ListAttendanceQuery = Type.Object(
-  { ...PageQuery, occurrenceId: Type.Optional(Uuid) },
-  { additionalProperties: false },
-);
-
-export const PutAttendanceBody = Type.Object(
-  {
-    occurrenceId: Uuid,
-    records: Type.Array(
-      Type.Object(
-        {
-          userId: Uuid,
-          status: StringEnum(ATTENDANCE_STATUSES),
-          durationSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
-          joinedAt: Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()])),
-          leftAt: Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()])),
-        },
-        { additionalProperties: false },
-      ),
-      { minItems: 1, maxItems: 1000 },
-    ),
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        occurrenceId: "7d1e3f5a-9b2c-4d6e-8f0a-1b3c5d7e9f2a",
-        records: [{ userId: EXAMPLE_USER, status: "present", durationSeconds: 3000 }],
-      },
-    ],
-  },
-);
-export type PutAttendanceInput = Static<typeof PutAttendanceBody>;
-
-export const AttendanceResult = Type.Object(
-  {
-    recorded: Type.Integer({ minimum: 0 }),
-    attended: Type.Integer({ minimum: 0, description: "Newly past the threshold (events emitted)." }),
-    unmatched: Type.Array(Type.String(), {
-      description: "Provider participants matching no user (e-mails).",
-    }),
-  },
-  { additionalProperties: false, examples: [{ recorded: 12, attended: 10, unmatched: [] }] },
-);
+export * from "./attendance-schemas.js";

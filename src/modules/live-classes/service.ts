@@ -4,12 +4,10 @@ import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
-import { checkRule, occurrences, ruleDetail } from "../../platform/recurrence/rrule.js";
-import { institutionTimeZone } from "../calendar/service.js";
 import { eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
-import { canonicalTimezone } from "../institution/timezone.js";
 import { resolveLiveConnection, type VideoDeps } from "../video-providers/service.js";
+import { checkPeople, slotsOf, zoneOf } from "./class-input.js";
 import { requireHostRight, requireOwnHost } from "./host.js";
 import * as repo from "./repo.js";
 import type {
@@ -18,8 +16,6 @@ import type {
   LiveClassRecord,
   UpdateLiveClassInput,
 } from "./schemas.js";
-
-const STAFF = new Set(["teacher", "institution_admin"]);
 
 export function lifecycle(c: repo.ClassRow) {
   return {
@@ -78,59 +74,6 @@ export async function listClasses(
     total,
     window,
   );
-}
-
-/** Users named by id must exist; hosts must be active staff. Adds a detail per problem. */
-async function checkPeople(
-  db: Executor,
-  tenantId: string,
-  details: DetailKey[],
-  ids: { field: string; ids: string[]; staff: boolean }[],
-) {
-  const all = [...new Set(ids.flatMap((g) => g.ids))];
-  const found = new Map((await repo.findUsers(db, tenantId, all)).map((u) => [u.id, u]));
-  for (const group of ids) {
-    for (const id of group.ids) {
-      const user = found.get(id);
-      if (user === undefined) details.push({ field: group.field, key: "field.unknown_user", params: { id } });
-      else if (group.staff && (!STAFF.has(user.role) || user.status !== "active")) {
-        details.push({ field: group.field, key: "field.not_active_staff" });
-      }
-    }
-  }
-}
-
-interface Schedule {
-  startsAt: string;
-  durationMinutes: number;
-  timezone: string;
-  recurrence: string | null;
-}
-
-/** The occurrences of a schedule, or the 400 its rule or start earns. */
-function slotsOf(s: Schedule, details: DetailKey[]) {
-  const start = new Date(s.startsAt);
-  if (start.getTime() <= Date.now()) details.push({ field: "startsAt", key: "field.future_required" });
-  let rule: string | null = null;
-  if (s.recurrence !== null) {
-    const checked = checkRule(s.recurrence, start, s.timezone);
-    if (checked.ok) rule = checked.rule;
-    else details.push(ruleDetail(checked.reason));
-  }
-  if (details.length > 0) return { rule, slots: [] };
-  const ms = s.durationMinutes * 60_000;
-  const slots = occurrences(rule, start, s.timezone).map((d) => ({
-    startsAt: d.toISOString(),
-    endsAt: new Date(d.getTime() + ms).toISOString(),
-  }));
-  return { rule, slots };
-}
-
-async function zoneOf(db: Executor, tenantId: string, given: string | undefined, details: DetailKey[]) {
-  if (given === undefined) return institutionTimeZone(db, tenantId);
-  const zone = canonicalTimezone(given);
-  if (zone === undefined) details.push({ field: "timezone", key: "field.timezone" });
-  return zone ?? "UTC";
 }
 
 export async function createClass(

@@ -4,10 +4,11 @@ import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { checkContent, TEXT_SAMPLE_BYTES } from "./content-types.js";
+import { type MediaDeps, toRecord, withUrl } from "./media-record.js";
 import type { MediaRow } from "./repo.js";
 import * as repo from "./repo.js";
 import type { MediaErrorCode, MediaRecord } from "./schemas.js";
-import { type MediaDeps, removeBytes, toRecord, withUrl } from "./service.js";
+import { removeBytes } from "./service.js";
 import { storesFor } from "./storage/index.js";
 import type { MediaStore, StoredRef } from "./storage/store.js";
 

@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import { media } from "../../db/schema/index.js";
 import { emitEvents } from "../events/emit.js";
 import { mediaAbout, VERIFICATION_STALE_SECONDS } from "./complete.js";
+import type { MediaDeps } from "./media-record.js";
 import type { MediaRow } from "./repo.js";
-import { type MediaDeps, removeBytes } from "./service.js";
+import { removeBytes } from "./service.js";
 
 const BATCH = 1000;
 /** How long after its upload URL expired a pending upload may still be completed. */

@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { megabytes } from "../../platform/i18n/units.js";
+import type { MediaDeps } from "./media-record.js";
 import type { MediaRow } from "./repo.js";
 import * as repo from "./repo.js";
-import type { MediaDeps } from "./service.js";
 import { storesFor } from "./storage/index.js";
 import { AlreadyStored, TooLarge } from "./storage/local.js";
 import { verifyToken } from "./tokens.js";

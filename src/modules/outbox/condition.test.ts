@@ -7,11 +7,9 @@ import {
   type ConditionContext,
   type ConditionOp,
   evaluateCondition,
-  MAX_CLAUSES,
-  MAX_IN_VALUES,
   type Scalar,
-  validateCondition,
 } from "./condition.js";
+import { MAX_CLAUSES, MAX_IN_VALUES, validateCondition } from "./condition-validation.js";
 import { lookupOwn } from "./path.js";
 
 const ctx = (event: object, user: object | null = null): ConditionContext => ({ event, user });

@@ -25,25 +25,18 @@ import {
 } from "../../test-support/harness.js";
 import { startWorker } from "../../worker/runner.js";
 import { claimDue, DISABLED_AUTOMATION_ERROR } from "./claim.js";
+import { keyringFrom, SECRET_ERROR } from "./deliver.js";
+import { type DrainOptions, type DrainSummary, drainOnce } from "./drain.js";
+import { FAILING_REASON, GONE_REASON, recordAttempt } from "./record.js";
 import {
   decide,
   describeAttempt,
-  FAILING_REASON,
-  GONE_REASON,
   MAX_RETRY_AFTER_SECONDS,
   parseRetryAfter,
-  recordAttempt,
   truncateUtf8,
-} from "./record.js";
+} from "./retry-policy.js";
 import { signedHeaders } from "./send.js";
-import {
-  type DrainOptions,
-  type DrainSummary,
-  drainOnce,
-  keyringFrom,
-  SECRET_ERROR,
-  startDeliveryLoop,
-} from "./worker.js";
+import { startDeliveryLoop } from "./worker.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

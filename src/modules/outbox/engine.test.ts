@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../db/client.js";
+import { migrationsFolder } from "../../db/migrations-folder.js";
 import {
   automations,
   deliveryAttemptLog,
@@ -25,9 +25,10 @@ import { type Harness, makeTenant, startHarness, type TestTenant } from "../../t
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { claimDue } from "./claim.js";
+import { keyringFrom } from "./deliver.js";
 import { recordSuccesses } from "./record.js";
 import { rowsOf } from "./sql.js";
-import { type DeliveryLoopOptions, keyringFrom, startDeliveryLoop } from "./worker.js";
+import { type DeliveryLoopOptions, startDeliveryLoop } from "./worker.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = pino({ level: "silent" });

@@ -11,13 +11,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { OutboundResult } from "../../platform/outbound/client.js";
 import type { ClaimedDelivery } from "./claim.js";
-import {
-  type RecordResult,
-  recordAttempt,
-  recordSuccesses,
-  type SucceededAttempt,
-  succeeded,
-} from "./record.js";
+import { type RecordResult, recordAttempt, recordSuccesses, type SucceededAttempt } from "./record.js";
+import { succeeded } from "./retry-policy.js";
 
 /** Successful attempts written by one transaction at most. */
 export const RECORD_BATCH = 1000;

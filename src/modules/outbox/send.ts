@@ -15,7 +15,7 @@ import type { ClaimedDelivery } from "./claim.js";
 
 export const USER_AGENT = "Aula-Webhooks/1";
 
-/** Only this much of a receiver's answer is read: it is all the attempt log keeps (record.ts). */
+/** Only this much of a receiver's answer is read: it is all the attempt log keeps (retry-policy.ts). */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**

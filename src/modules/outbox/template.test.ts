@@ -1,16 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  MAX_PLACEHOLDERS,
   MAX_RENDERED_BODY_BYTES,
-  MAX_TEMPLATE_LENGTH,
   renderHeaderTemplate,
   renderJsonTemplate,
   type TemplateContext,
-  urlHasTemplate,
-  urlHasTemplateInHost,
   validateTemplate,
 } from "./template.js";
+import { urlHasTemplate, urlHasTemplateInHost } from "./template-in-url.js";
+import { MAX_PLACEHOLDERS, MAX_TEMPLATE_LENGTH } from "./template-parse.js";
 
 const context: TemplateContext = {
   event: {

@@ -1,7 +1,7 @@
 /**
  * The delivery worker: claim due deliveries (claim.ts), send each (send.ts), record what happened (record.ts). It
  * runs in `npm run worker`, and inside `npm start` unless WORKER=off (worker/runner.ts); any number of them may run
- * against one database.
+ * against one database. One delivery's way from claim to record is deliver.ts; drain.ts runs one claim to the end.
  *
  * How it keeps up with the network:
  * - Woken on commit: the fan-out NOTIFYs when it writes deliveries (wake.ts), and the loop claims at once; it polls
@@ -23,33 +23,12 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { AppContext } from "../../platform/context.js";
-import type { Keyring } from "../../platform/crypto/secret-box.js";
-import {
-  createOutboundClient,
-  type OutboundClient,
-  type OutboundResult,
-} from "../../platform/outbound/client.js";
+import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { type ClaimedDelivery, claimDue } from "./claim.js";
-import { type RecordResult, releaseClaim } from "./record.js";
+import { attemptTimeoutSeconds, deliveryDeps, send } from "./deliver.js";
+import { releaseClaim } from "./record.js";
 import { AttemptRecorder } from "./recorder.js";
-import { keyringOf, type OpenedSecret, openSigningSecret, sendDelivery } from "./send.js";
 import { OUTBOX_CHANNEL } from "./wake.js";
-
-/** What the delivery shows while it waits for an operator to restore the key (no attempt is logged). */
-export const SECRET_ERROR = "not sent yet: the signing secret cannot be read (server configuration)";
-
-export interface DrainOptions {
-  /** Deliveries claimed at once (default: the configured concurrency). */
-  batchSize?: number;
-  /** Sends in flight at once (default: WEBHOOK_CONCURRENCY). */
-  concurrency?: number;
-  /** Default: enough for the whole batch at `concurrency` with each send taking its full timeout. */
-  leaseSeconds?: number;
-  /** Tests only (fake clock): the queue's time; the database's clock otherwise. */
-  now?: () => Date;
-  /** Only these tenants' deliveries (tests sharing one database). */
-  tenantIds?: readonly string[];
-}
 
 /** Every option defaults to the configuration (`config.outbound.delivery`), as `npm run worker` runs it. */
 export interface DeliveryLoopOptions {
@@ -74,178 +53,6 @@ export interface DeliveryLoop {
   stop(): Promise<void>;
 }
 
-export interface AttemptReport {
-  tenantId: string;
-  deliveryId: string;
-  attempt: number;
-  /**
-   * Undefined when no attempt was recorded: the record failed (logged; the lease expires and it is retried),
-   * or nothing was sent (the signing secret could not be opened; the delivery was put back).
-   */
-  record?: RecordResult;
-}
-
-export interface DrainSummary {
-  claimed: number;
-  /** Due deliveries of disabled automations, closed as failed without sending. */
-  abandoned: number;
-  attempts: AttemptReport[];
-}
-
-export function keyringFrom(ctx: AppContext): Keyring {
-  return keyringOf(ctx.config);
-}
-
-function timeoutSeconds(ctx: AppContext): number {
-  return Math.ceil(ctx.config.outbound.timeoutMs / 1000);
-}
-
-/**
- * Opened signing secrets by their sealed form, so that a worker opens each automation's secret once rather than
- * per delivery (AES-GCM). A rotated secret is a new sealed string, so it is never served stale; the cache is
- * emptied when it fills (it holds one entry per endpoint in use).
- */
-export class SecretCache {
-  private readonly opened = new Map<string, string>();
-  constructor(private readonly max = 10_000) {}
-
-  open(delivery: Pick<ClaimedDelivery, "automationId" | "signingSecret">, keyring: Keyring): OpenedSecret {
-    const cached = this.opened.get(delivery.signingSecret);
-    if (cached !== undefined) return { ok: true, secret: cached };
-    const opened = openSigningSecret(delivery, keyring);
-    if (opened.ok) {
-      if (this.opened.size >= this.max) this.opened.clear();
-      this.opened.set(delivery.signingSecret, opened.secret);
-    }
-    return opened;
-  }
-}
-
-interface Deps {
-  ctx: AppContext;
-  client: OutboundClient;
-  keyring: Keyring;
-  secrets: SecretCache;
-  recorder: AttemptRecorder;
-  log?: FastifyBaseLogger | undefined;
-  now?: (() => Date) | undefined;
-}
-
-type Sent = { result: OutboundResult; startedAt: Date } | undefined;
-
-/**
- * Sends one claimed delivery. Undefined when nothing was sent: the signing secret could not be opened, and the
- * delivery was put back for an operator to fix the keyring (no attempt is logged). Never throws.
- */
-async function send(deps: Deps, delivery: ClaimedDelivery): Promise<Sent> {
-  const { ctx, client, keyring, log } = deps;
-  const startedAt = deps.now?.() ?? new Date();
-  try {
-    const opened = deps.secrets.open(delivery, keyring);
-    if (!opened.ok) {
-      const now = deps.now?.();
-      const released = await releaseClaim(ctx.database.db, delivery, {
-        reason: SECRET_ERROR,
-        ...(now === undefined ? {} : { now }),
-      });
-      log?.error(
-        {
-          tenantId: delivery.tenantId,
-          deliveryId: delivery.id,
-          automationId: delivery.automationId,
-          code: opened.code,
-          released,
-        },
-        "webhook not sent: the signing secret cannot be opened with the configured keyring",
-      );
-      return undefined;
-    }
-    // `webhook-timestamp` is always the real time: receivers check it against their own clocks.
-    const result = await sendDelivery(client, delivery, opened.secret, {
-      timeoutMs: ctx.config.outbound.timeoutMs,
-    });
-    return { result, startedAt };
-  } catch (err) {
-    log?.error(
-      { err, tenantId: delivery.tenantId, deliveryId: delivery.id },
-      "webhook not sent; it will be retried",
-    );
-    return undefined;
-  }
-}
-
-/** Sends and records one delivery (drainOnce). */
-async function deliver(deps: Deps, delivery: ClaimedDelivery): Promise<AttemptReport> {
-  const report: AttemptReport = {
-    tenantId: delivery.tenantId,
-    deliveryId: delivery.id,
-    attempt: delivery.attempt,
-  };
-  const sent = await send(deps, delivery);
-  if (sent === undefined) return report;
-  const record = await deps.recorder.record(delivery, sent.result, sent.startedAt);
-  if (record !== undefined) report.record = record;
-  return report;
-}
-
-/** Runs `fn` over `items` with at most `limit` at once. */
-async function eachLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
-  return results;
-}
-
-/**
- * Claims one batch and delivers it (tests, and anything that wants a synchronous drain). Throws only if the
- * claim itself fails.
- */
-export async function drainOnce(
-  ctx: AppContext,
-  client: OutboundClient,
-  options: DrainOptions = {},
-  log?: FastifyBaseLogger,
-): Promise<DrainSummary> {
-  const concurrency = options.concurrency ?? ctx.config.outbound.delivery.concurrency;
-  const batchSize = options.batchSize ?? concurrency;
-  const leaseSeconds =
-    options.leaseSeconds ??
-    Math.ceil(batchSize / concurrency) * timeoutSeconds(ctx) +
-      ctx.config.outbound.delivery.leaseMarginSeconds;
-  const { claimed, abandoned } = await claimDue(ctx.database.db, {
-    limit: batchSize,
-    leaseSeconds,
-    ...(options.now === undefined ? {} : { now: options.now() }),
-    ...(options.tenantIds === undefined ? {} : { tenantIds: options.tenantIds }),
-  });
-  const recorder = new AttemptRecorder(ctx.database.db, {
-    schedule: ctx.config.outbound.retryScheduleSeconds,
-    log,
-    now: options.now,
-  });
-  const deps: Deps = {
-    ctx,
-    client,
-    keyring: keyringFrom(ctx),
-    secrets: new SecretCache(),
-    recorder,
-    log,
-    now: options.now,
-  };
-  const attempts = await eachLimited(claimed, concurrency, (d) => deliver(deps, d));
-  return { claimed: claimed.length, abandoned: abandoned.length, attempts };
-}
-
 /** Starts the loop; see the module comment. */
 export function startDeliveryLoop(
   ctx: AppContext,
@@ -259,7 +66,7 @@ export function startDeliveryLoop(
   const endpointConcurrency = Math.max(1, options.endpointConcurrency ?? settings.endpointConcurrency);
   // A claimed delivery may wait in the ready queue for its endpoint's slot (at most one send of that endpoint,
   // so one timeout) before its own send: the lease covers both.
-  const leaseSeconds = options.leaseSeconds ?? 2 * timeoutSeconds(ctx) + settings.leaseMarginSeconds;
+  const leaseSeconds = options.leaseSeconds ?? 2 * attemptTimeoutSeconds(ctx) + settings.leaseMarginSeconds;
   const ownsClient = options.client === undefined;
   const client = options.client ?? createOutboundClient(ctx.config.outbound, { resolve: ctx.resolve });
   // Attempts sent but not yet written: past this many, claiming waits for the recorder (each holds a body).
@@ -314,7 +121,7 @@ export function startDeliveryLoop(
       if (backlog) wake();
     },
   );
-  const deps: Deps = { ctx, client, keyring: keyringFrom(ctx), secrets: new SecretCache(), recorder, log };
+  const deps = deliveryDeps(ctx, client, recorder, log);
 
   const start = (delivery: ClaimedDelivery): void => {
     inFlight++;

@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/client.js";
 import { completesLessons, recordCompletion } from "../enrollments/completions.js";
-import { lockCurrentEnrollment } from "../enrollments/repo.js";
+import { lockCurrentEnrollment } from "../enrollments/enrollment-locks.js";
 import type { Actor } from "../events/actor.js";
 import { findLesson } from "../lessons/service.js";
 import type { AttemptRow } from "./attempt-repo.js";

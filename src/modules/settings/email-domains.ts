@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey } from "../../platform/errors/app-error.js";
-import { getSettings } from "./service.js";
+import { getSettings } from "./effective-settings.js";
 
 /**
  * `security.allowedEmailDomains` as a check: empty admits every address; otherwise the part after the last `@`,

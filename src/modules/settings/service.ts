@@ -3,6 +3,7 @@ import { AppError, type DetailKey, notFound } from "../../platform/errors/app-er
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { canonicalTimezone } from "../institution/service.js";
+import { effective } from "./effective-settings.js";
 import * as repo from "./repo.js";
 import {
   DEFAULT_SETTINGS,
@@ -13,35 +14,13 @@ import {
   type SettingsRecord,
 } from "./schemas.js";
 
+export { getSettings } from "./effective-settings.js";
 export { assertEmailAllowed, type EmailDomainPolicy, emailDomainPolicy } from "./email-domains.js";
 export { letterFor } from "./grading.js";
 export type { SettingsRecord } from "./schemas.js";
 export { displayName } from "./sender-name.js";
 
 type Overrides = Record<string, Record<string, unknown>>;
-
-/** Defaults, then the stored overrides (only keys the schema still knows), then the tenant row's locale and zone. */
-function effective(row: repo.SettingsRow): SettingsRecord {
-  const out = structuredClone(DEFAULT_SETTINGS) as unknown as Record<Namespace, Record<string, unknown>>;
-  for (const ns of NAMESPACE_NAMES) {
-    const stored = row.overrides[ns];
-    if (stored === undefined || stored === null) continue;
-    for (const [key, value] of Object.entries(stored)) if (Object.hasOwn(out[ns], key)) out[ns][key] = value;
-  }
-  out.general.locale = row.locale;
-  out.general.timezone = row.timezone;
-  return out as unknown as SettingsRecord;
-}
-
-/**
- * The institution's settings with every default filled in: what calendar, e-mail, sessions, user creation and
- * the inactivity scans read. One indexed query; callers that need it several times in a request keep the result.
- */
-export async function getSettings(db: Executor, tenantId: string): Promise<SettingsRecord> {
-  const row = await repo.readSettings(db, tenantId);
-  if (row === undefined) throw notFound();
-  return effective(row);
-}
 
 /** RFC 7386 over the stored overrides: `null` drops a key (or a namespace), so it reads as its default again. */
 function mergePatch(current: Overrides, patch: SettingsPatch): Overrides {

@@ -6,7 +6,6 @@ import { runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import {
   classGroupMembers,
-  enrollments,
   profileFields as profileFieldDefs,
   tenants,
   userProfileValues,
@@ -142,39 +141,6 @@ export async function findUser(db: Executor, tenantId: string, id: string): Prom
 }
 
 /** Locks the tenant row: concurrent student creations of one tenant take turns, so none overshoots the limit. */
-/**
- * The plan's count beyond the `student` users (a trigger-kept counter): the other users who hold a current
- * (not dropped) student enrollment. Walks the tenant's non-students (few: teachers and administrators) and
- * probes each one's enrollments through enrollments_user_created_idx.
- */
-export async function countEnrolledNonStudents(db: Executor, tenantId: string): Promise<number> {
-  const result = (await db.execute(sql`
-    SELECT count(*)::int AS n FROM ${users} u
-    WHERE u.tenant_id = ${tenantId} AND u.role <> 'student'
-      AND EXISTS (
-        SELECT 1 FROM ${enrollments} e
-        WHERE e.tenant_id = u.tenant_id AND e.user_id = u.id AND e.role = 'student' AND e.status <> 'dropped'
-      )`)) as unknown as { rows: { n: number }[] };
-  return result.rows[0]?.n ?? 0;
-}
-
-/** Those of these users whom the plan does not count yet: not `student`, and no current student enrollment. */
-export async function uncountedStudents(
-  db: Executor,
-  tenantId: string,
-  ids: readonly string[],
-): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const result = (await db.execute(sql`
-    SELECT u.id FROM ${users} u
-    WHERE u.tenant_id = ${tenantId} AND u.id = ANY(${sql.param([...ids])}::uuid[]) AND u.role <> 'student'
-      AND NOT EXISTS (
-        SELECT 1 FROM ${enrollments} e
-        WHERE e.tenant_id = u.tenant_id AND e.user_id = u.id AND e.role = 'student' AND e.status <> 'dropped'
-      )`)) as unknown as { rows: { id: string }[] };
-  return result.rows.map((r) => r.id);
-}
-
 export async function lockTenantPlan(db: Executor, tenantId: string): Promise<string | undefined> {
   const rows = await db
     .select({ plan: tenants.plan })

@@ -1,7 +1,6 @@
 import type { PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
-import { isUniqueViolation } from "../../db/errors.js";
-import { AppError, notFound } from "../../platform/errors/app-error.js";
+import { notFound } from "../../platform/errors/app-error.js";
 import { canonicalIds } from "../../platform/http/schemas.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
@@ -18,46 +17,12 @@ import * as repo from "./repo.js";
 import { assertMayAssignRole } from "./roles.js";
 import type { CreateUserInput, ListUsersQueryType, UpdateUserInput, UserRecord } from "./schemas.js";
 import { admitStudent, reserveStudentSeats } from "./student-limit.js";
+import { assertAnotherAdminRemains, assertJoinable, emailTaken } from "./write-guards.js";
 
 export { type BulkUserOutcome, bulkCreateUsers } from "./bulk-create.js";
 export { adminRequired, mayAssignRole } from "./roles.js";
 export { admitStudent, admitStudents, type PlanLimit, studentLimitReached } from "./student-limit.js";
 export type { Actor };
-
-/**
- * Locks the class groups a user is joining and checks they exist (400 naming each unknown id) and have room
- * (409 when one is full). The locks are held until the caller's transaction ends.
- */
-async function assertJoinable(
-  tx: Executor,
-  tenantId: string,
-  all: readonly string[],
-  joining: readonly string[],
-): Promise<void> {
-  const groups = await classes.lockClassGroups(tx, tenantId, joining);
-  const missing = joining.filter((id) => !groups.has(id));
-  if (missing.length > 0) throw classes.unknownClassGroups(all, missing);
-  const full = classes.takeSeats(groups, joining);
-  if (full !== undefined) throw classes.classFull(full);
-}
-
-/**
- * Removing, demoting or suspending the last active administrator would leave nobody able to manage keys or
- * billing. The tenant row is locked first, so two requests cannot each remove "the other" administrator.
- */
-async function assertAnotherAdminRemains(tx: Executor, tenantId: string, userId: string): Promise<void> {
-  await repo.lockTenantPlan(tx, tenantId);
-  if ((await repo.countOtherActiveAdmins(tx, tenantId, userId)) === 0) {
-    throw new AppError("conflict", { messageKey: "conflict.last_admin" });
-  }
-}
-
-export function emailTaken(err: unknown): never {
-  if (isUniqueViolation(err, "users_tenant_email_key")) {
-    throw new AppError("conflict", { messageKey: "conflict.email_taken" });
-  }
-  throw err;
-}
 
 export async function listUsers(db: Executor, tenantId: string, query: ListUsersQueryType) {
   const window = pageWindow(query);

@@ -2,7 +2,8 @@ import { isPlan, PAID_PLANS, type Plan, type PlanConfig } from "../../config/pla
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { countEnrolledNonStudents, lockTenantPlan, uncountedStudents } from "./repo.js";
+import { lockTenantPlan } from "./repo.js";
+import { countEnrolledNonStudents, uncountedStudents } from "./student-count-repo.js";
 
 /**
  * How an institution gets more seats: `checkout` buys a paid plan (from `free`), `portal` changes the live

@@ -20,7 +20,7 @@ import { png } from "../../test-support/media-files.js";
 import { expireEnrollments } from "../enrollments/expiry.js";
 import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
 import { expireInvites } from "../invites/expiry.js";
-import { drainOnce } from "../outbox/worker.js";
+import { drainOnce } from "../outbox/drain.js";
 import { makeQuizLesson } from "../quizzes/test-fixtures.js";
 
 // ajv-formats is published as CommonJS with a default export property.

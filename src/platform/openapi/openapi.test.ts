@@ -4,7 +4,7 @@ import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
-import { RESOURCE_TAGS } from "./openapi.js";
+import { RESOURCE_TAGS } from "./resource-tags.js";
 
 // ajv-formats is published as CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

@@ -3,13 +3,23 @@
  * stream and AbortSignal.
  */
 import type { Dispatcher } from "undici";
-import type { OutboundResponse } from "./client.js";
 import { DeadlineError } from "./failures.js";
 
 /** Response headers an attempt reports (the rest of a tenant's response is not our business), each at most 1 KiB. */
 export const RESPONSE_HEADERS = ["content-type", "content-length", "retry-after", "location"] as const;
 
-export type Answer = Omit<OutboundResponse, "ok" | "durationMs">;
+/**
+ * What one attempt received: the part of client.ts's OutboundResponse that undici's answer fills in. Declared here,
+ * below the client, so that the handler does not import the client that dispatches to it.
+ */
+export interface Answer {
+  status: number;
+  /** Only RESPONSE_HEADERS, each at most 1 KiB; the rest of a tenant's response is not our business. */
+  headers: Record<string, string>;
+  /** UTF-8 text of at most maxResponseBytes bytes. Never parsed into state. */
+  body: string;
+  truncated: boolean;
+}
 
 /**
  * undici's dispatch handler for one attempt: it keeps the status, the response headers we report and the body up

@@ -15,7 +15,7 @@ import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector } from "undici";
 import type { OutboundConfig } from "../../config/outbound.js";
 import { type AllowList, classifyAddress, isForbiddenHostName } from "./address-policy.js";
-import { CappedResponse } from "./capped-response.js";
+import { type Answer, CappedResponse } from "./capped-response.js";
 import { BlockedAddressError, describeFailure } from "./failures.js";
 import { HEADER_NAME, isClientOwnedHeader } from "./headers.js";
 import { notFound, type Resolver, systemResolver } from "./resolver.js";
@@ -53,14 +53,9 @@ export interface OutboundRequest extends Omit<PostJsonRequest, "body"> {
   body?: string | Uint8Array;
 }
 
-export interface OutboundResponse {
+/** What the receiver answered (status, reported headers, capped body: capped-response.ts) and how long it took. */
+export interface OutboundResponse extends Answer {
   ok: true;
-  status: number;
-  /** Only RESPONSE_HEADERS, each at most 1 KiB; the rest of a tenant's response is not our business. */
-  headers: Record<string, string>;
-  /** UTF-8 text of at most maxResponseBytes bytes. Never parsed into state. */
-  body: string;
-  truncated: boolean;
   durationMs: number;
 }
 
