@@ -24,7 +24,15 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   // No JIT: the planner's cost of a statement over a large tenant's table (costed before LIMIT stops it) passes
   // jit_above_cost, and compiling then takes 140-170 ms for a page that runs in 3 ms. Our statements are short
   // OLTP reads and writes; none is the long analytic scan JIT pays off for.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: "-c TimeZone=UTC -c jit=off" });
+  // No parallel workers: a request runs on one backend, so one tenant's request cannot take the cores of the
+  // others' (a parallel plan uses up to three). And the parallel paths were what the generic plan of a user's
+  // enrollments page chose: a parallel sequential scan of the whole table (100 ms) over the user's index (0.3 ms),
+  // once the per-row progress subqueries of a skewed catalogue made every plan look expensive.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: "-c TimeZone=UTC -c jit=off -c max_parallel_workers_per_gather=0",
+  });
   // An idle client that loses its server must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
