@@ -125,6 +125,12 @@ export async function makeTenant(h: Harness, name = "Test Institution"): Promise
   };
 }
 
+/** A key's limits for files that send more than a standard key's 100 requests a minute. */
+export const UNLIMITED_KEY = {
+  rateTier: "custom",
+  customLimits: { perHour: 100_000, perMinute: 100_000 },
+} as const satisfies Partial<CreateApiKeyInput>;
+
 /** A key made directly through the service (the HTTP route has its own tests). Returns the secret. */
 export async function makeKey(
   h: Harness,
