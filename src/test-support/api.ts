@@ -43,8 +43,11 @@ export interface CallOptions {
 /** Whole paths (`/api/institution/…`, `/api/auth/…`) as the test writes them. */
 export const WHOLE_PATHS: CallOptions = { prefix: "" };
 
+/** Where a request goes: a tenant, or any host. */
+export type Host = Pick<TestTenant, "host">;
+
 export type Caller = (
-  tenant: TestTenant,
+  tenant: Host,
   credential: Credential,
   method: Method,
   url: string,
@@ -57,7 +60,7 @@ export type Caller = (
  */
 export function callApi(
   h: Harness,
-  tenant: TestTenant,
+  tenant: Host,
   credential: Credential,
   method: Method,
   url: string,
@@ -82,6 +85,30 @@ export function callApi(
 export function caller(h: Harness, options: CallOptions = {}): Caller {
   return (tenant, credential, method, url, payload) =>
     callApi(h, tenant, credential, method, url, payload, options);
+}
+
+/** `call(method, url, payload?, credential?, tenant?)`, for files where most requests share a tenant and credential. */
+export type DefaultedCaller = (
+  method: Method,
+  url: string,
+  payload?: unknown,
+  credential?: Credential,
+  tenant?: Host,
+) => Promise<LightMyRequestResponse>;
+
+/**
+ * `callApi` with the file's usual tenant and credential for the arguments left out. `defaults` is read at each
+ * request, so it may name what a `beforeAll` assigns.
+ */
+export function callerFor(
+  h: Harness,
+  defaults: () => { tenant: Host; credential: Credential },
+  options: CallOptions = {},
+): DefaultedCaller {
+  return (method, url, payload, credential, tenant) => {
+    const usual = defaults();
+    return callApi(h, tenant ?? usual.tenant, credential ?? usual.credential, method, url, payload, options);
+  };
 }
 
 /** A tenant (a new one unless given) with its administrator's session cookie. */

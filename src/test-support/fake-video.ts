@@ -177,3 +177,11 @@ export async function startFakeVideo(
       }),
   };
 }
+
+/**
+ * A harness environment that sends Zoom's API and OAuth calls to `fake`, and lets the outbound client reach the
+ * fakes' addresses (`allow`, the default host's by default).
+ */
+export function fakeVideoEnv(fake: FakeVideo, allow = "127.0.0.3/32"): Record<string, string> {
+  return { OUTBOUND_ALLOW_CIDRS: allow, ZOOM_API_BASE: `${fake.url}/v2`, ZOOM_OAUTH_BASE: fake.url };
+}

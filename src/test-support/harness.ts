@@ -189,6 +189,16 @@ export async function roleCookie(h: Harness, tenant: TestTenant, role: Role): Pr
   return sessionCookie(h, tenant, user.email, TEST_PASSWORD);
 }
 
+/** A new user of the role, signed in through the login route: its id, e-mail and Cookie header. */
+export async function signedInUser(h: Harness, tenant: TestTenant, role: Role) {
+  const user = await makeUser(h, tenant, role, TEST_PASSWORD);
+  return {
+    id: user.id,
+    email: user.email,
+    cookie: await sessionCookie(h, tenant, user.email, TEST_PASSWORD),
+  };
+}
+
 export const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 export const json = { "content-type": "application/json" };
 

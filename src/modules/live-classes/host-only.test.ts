@@ -1,27 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { liveClassAttendance, liveClasses, liveClassOccurrences } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { adminCookie, bearer, makeKey, makeUser, signedInUser } from "../../test-support/harness.js";
 
 /**
  * Issue 19, point 8: a teacher could edit, start and end another teacher's live class. A teacher's session now
  * manages (edits, cancels) only the classes it hosts and runs (starts, ends, takes attendance) only those it hosts
  * or co-hosts; administrators and keys act for the institution.
  */
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let key: string;
 let admin: Record<string, string>;
 let host: { id: string; cookie: Record<string, string> };
@@ -41,13 +30,11 @@ const HOST_OR_COHOST = {
 };
 
 async function teacher() {
-  const user = await makeUser(h, a, "teacher", TEST_PASSWORD);
-  return { id: user.id, cookie: { cookie: await sessionCookie(h, a, user.email, TEST_PASSWORD) } };
+  const user = await signedInUser(h, a, "teacher");
+  return { id: user.id, cookie: { cookie: user.cookie } };
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   key = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   admin = { cookie: await adminCookie(h, a) };
   host = await teacher();
@@ -55,28 +42,9 @@ beforeAll(async () => {
   colleague = await teacher();
   studentId = (await makeUser(h, a, "student")).id;
 });
-afterAll(async () => {
-  await h.close();
-});
 
-function call(
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
-  url: string,
-  payload: unknown,
-  credentials: Record<string, string>,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: a.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = (method: Method, url: string, payload: unknown, credentials: Record<string, string>) =>
+  callApi(h, a, credentials, method, url, payload, WHOLE_PATHS);
 
 /** A weekly class of the host's own session, with a co-host and a student invited. */
 async function hostsClass(): Promise<{ id: string; occurrences: string[] }> {
