@@ -42,6 +42,8 @@ export interface CallOptions {
 
 /** Whole paths (`/api/institution/…`, `/api/auth/…`) as the test writes them. */
 export const WHOLE_PATHS: CallOptions = { prefix: "" };
+/** Whole paths and no Accept-Language: the request exactly as the test writes it. */
+export const AS_WRITTEN: CallOptions = { prefix: "", language: null };
 
 /** Where a request goes: a tenant, or any host. */
 export type Host = Pick<TestTenant, "host">;
@@ -111,13 +113,21 @@ export function callerFor(
   };
 }
 
+export interface TenantAdmin {
+  t: TestTenant;
+  cookie: string;
+}
+
 /** A tenant (a new one unless given) with its administrator's session cookie. */
-export async function tenantAdmin(
-  h: Harness,
-  tenant?: TestTenant,
-): Promise<{ t: TestTenant; cookie: string }> {
+export async function tenantAdmin(h: Harness, tenant?: TestTenant): Promise<TenantAdmin> {
   const t = tenant ?? (await makeTenant(h));
   return { t, cookie: await adminCookie(h, t) };
+}
+
+/** `call(admin, method, url, payload?)`: a request on the admin's tenant with its session. */
+export function adminCaller(h: Harness, options: CallOptions = {}) {
+  return (admin: TenantAdmin, method: Method, url: string, payload?: unknown) =>
+    callApi(h, admin.t, admin.cookie, method, url, payload, options);
 }
 
 type Tuple<T, N extends number, Acc extends T[] = []> = number extends N

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { courseModules } from "../../db/schema/index.js";
-import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
 import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 
 const { h, tenants } = useApi({ tenants: 2 });
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 const call = (method: string, url: string, payload?: object, tenant = a, key = keyA) =>
-  callApi(h, tenant, key, method as Method, url, payload, { prefix: "", language: null });
+  callApi(h, tenant, key, method as Method, url, payload, AS_WRITTEN);
 
 async function newCourse(tenant = a, key = keyA): Promise<string> {
   const res = await call("POST", "/api/institution/courses", { title: "Curso" }, tenant, key);

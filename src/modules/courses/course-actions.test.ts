@@ -9,7 +9,7 @@ import {
   tagAssignments,
   tags,
 } from "../../db/schema/index.js";
-import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
 import {
   json,
   makeKey,
@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 
 const call = (method: string, url: string, payload?: object, tenant = a, key = keyA) =>
-  callApi(h, tenant, key, method as Method, url, payload, { prefix: "", language: null });
+  callApi(h, tenant, key, method as Method, url, payload, AS_WRITTEN);
 
 async function newCourse(title: string, tenant = a, key = keyA): Promise<string> {
   const res = await call("POST", "/api/institution/courses", { title }, tenant, key);

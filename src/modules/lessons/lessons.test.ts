@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lessonCompletions, lessons } from "../../db/schema/index.js";
-import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
 import { makeKey, makeUser, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { uploadLocal } from "../../test-support/media-client.js";
 import { pdf } from "../../test-support/media-files.js";
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 const call = (method: string, url: string, payload?: object, tenant = a, key = keyA) =>
-  callApi(h, tenant, key, method as Method, url, payload, { prefix: "", language: null });
+  callApi(h, tenant, key, method as Method, url, payload, AS_WRITTEN);
 
 /** A ready file of tenant A, uploaded through the three steps. */
 async function readyMedia(): Promise<string> {

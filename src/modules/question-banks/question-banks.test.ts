@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questionBanks, questions } from "../../db/schema/index.js";
-import { useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, useApi } from "../../test-support/api.js";
 import { adminCookie, makeKey, makeTenant, roleCookie } from "../../test-support/harness.js";
 import { makeQuizLesson } from "../quizzes/test-fixtures.js";
 
-const { h, tenants, call } = useApi({ tenants: 2, call: { prefix: "", language: null } });
+const { h, tenants, call } = useApi({ tenants: 2, call: AS_WRITTEN });
 const [a, b] = tenants;
 let keyA: string;
 let keyB: string;

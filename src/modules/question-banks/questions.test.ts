@@ -2,10 +2,10 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questions, questionVersions } from "../../db/schema/index.js";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
-import { useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, useApi } from "../../test-support/api.js";
 import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 
-const { h, tenants, call } = useApi({ tenants: 2, call: { prefix: "", language: null } });
+const { h, tenants, call } = useApi({ tenants: 2, call: AS_WRITTEN });
 const [a, b] = tenants;
 let keyA: string;
 let keyB: string;

@@ -8,7 +8,7 @@ import {
   questions,
   quizAttempts,
 } from "../../db/schema/index.js";
-import { type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, type Method, useApi } from "../../test-support/api.js";
 import { json, makeKey, makeUser, roleCookie, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { enroll, makeQuizLesson, type QuizLesson } from "./test-fixtures.js";
 
@@ -16,7 +16,7 @@ import { enroll, makeQuizLesson, type QuizLesson } from "./test-fixtures.js";
 const { h, tenants, call } = useApi({
   env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) },
   tenants: 2,
-  call: { prefix: "", language: null },
+  call: AS_WRITTEN,
 });
 const [a, b] = tenants;
 let keyA: string;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questions, quizzes } from "../../db/schema/index.js";
-import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
 import {
   bearer,
   json,
@@ -36,7 +36,7 @@ const call = (
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
-) => callApi(h, tenant, { ...bearer(key), ...headers }, method, url, payload, { prefix: "", language: null });
+) => callApi(h, tenant, { ...bearer(key), ...headers }, method, url, payload, AS_WRITTEN);
 
 const opts = (correct: string) => ["a", "b", "c"].map((id) => ({ id, text: id, isCorrect: id === correct }));
 
