@@ -1,31 +1,17 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, enrollments, platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant, makeUser, roleCookie } from "../../test-support/harness.js";
 import { createCourse } from "../courses/service.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["classes:read", "classes:write"]);
 });
-afterAll(() => h.close());
 
 function send(
   method: "GET" | "POST" | "PATCH" | "DELETE",

@@ -1,30 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeUser } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["classes:read", "classes:write", "users:read", "users:write"]);
 });
-afterAll(() => h.close());
 
 function send(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) {
   return h.inject({

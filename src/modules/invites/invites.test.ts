@@ -1,36 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroups, invites, platformEvents } from "../../db/schema/index.js";
 import { sha256Hex } from "../../platform/auth/secrets.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
-  type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
 import { expireInvites } from "./expiry.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 let seq = 0;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["invites:read", "invites:write"]);
 });
-afterAll(() => h.close());
 
 const address = () => `guest${++seq}@example.com`;
 

@@ -4,30 +4,20 @@
  * a validation error (Ajv with allErrors found 240,000 of them in 1 MiB, and turning them into details took
  * seconds more). Each is a 400 naming the field, with a bounded number of details.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey } from "../../test-support/harness.js";
 import { MAX_JSON_VALUES, MAX_OBJECT_MEMBERS } from "./json-body.js";
 import { MAX_JSON_DEPTH } from "./nul-guard.js";
 import { MAX_DETAILS } from "./validation.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
 const post = (url: string, payload: string) =>
   h.inject({
