@@ -189,8 +189,14 @@ export async function roleCookie(h: Harness, tenant: TestTenant, role: Role): Pr
   return sessionCookie(h, tenant, user.email, TEST_PASSWORD);
 }
 
+export interface SignedInUser {
+  id: string;
+  email: string;
+  cookie: string;
+}
+
 /** A new user of the role, signed in through the login route: its id, e-mail and Cookie header. */
-export async function signedInUser(h: Harness, tenant: TestTenant, role: Role) {
+export async function signedInUser(h: Harness, tenant: TestTenant, role: Role): Promise<SignedInUser> {
   const user = await makeUser(h, tenant, role, TEST_PASSWORD);
   return {
     id: user.id,

@@ -1,8 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { liveClassAttendance, liveClasses, liveClassOccurrences } from "../../db/schema/index.js";
-import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
-import { adminCookie, bearer, makeKey, makeUser, signedInUser } from "../../test-support/harness.js";
+import { type Credential, callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import {
+  adminCookie,
+  bearer,
+  makeKey,
+  makeUser,
+  type SignedInUser,
+  signedInUser,
+} from "../../test-support/harness.js";
 
 /**
  * Issue 19, point 8: a teacher could edit, start and end another teacher's live class. A teacher's session now
@@ -13,9 +20,9 @@ const { h, tenants } = useApi({ tenants: 1 });
 const [a] = tenants;
 let key: string;
 let admin: Record<string, string>;
-let host: { id: string; cookie: Record<string, string> };
-let coHost: { id: string; cookie: Record<string, string> };
-let colleague: { id: string; cookie: Record<string, string> };
+let host: SignedInUser;
+let coHost: SignedInUser;
+let colleague: SignedInUser;
 let studentId: string;
 
 const BASE = "/api/institution/live-classes";
@@ -29,21 +36,16 @@ const HOST_OR_COHOST = {
   message: "Only the class's host, a co-host or an administrator can do this.",
 };
 
-async function teacher() {
-  const user = await signedInUser(h, a, "teacher");
-  return { id: user.id, cookie: { cookie: user.cookie } };
-}
-
 beforeAll(async () => {
   key = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   admin = { cookie: await adminCookie(h, a) };
-  host = await teacher();
-  coHost = await teacher();
-  colleague = await teacher();
+  host = await signedInUser(h, a, "teacher");
+  coHost = await signedInUser(h, a, "teacher");
+  colleague = await signedInUser(h, a, "teacher");
   studentId = (await makeUser(h, a, "student")).id;
 });
 
-const call = (method: Method, url: string, payload: unknown, credentials: Record<string, string>) =>
+const call = (method: Method, url: string, payload: unknown, credentials: Credential) =>
   callApi(h, a, credentials, method, url, payload, WHOLE_PATHS);
 
 /** A weekly class of the host's own session, with a co-host and a student invited. */
