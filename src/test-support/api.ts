@@ -183,25 +183,23 @@ export function useApi<const S extends number | readonly string[] = 0>(
   return { h, tenants: tenants as Tuple<TestTenant, CountOf<S>>, call: caller(h, setup.call) };
 }
 
+/**
+ * Defines on `onto` a getter for each key that reads `current()` at each access: values a `beforeAll` makes, named
+ * at a file's top level. (Taking them apart there would read them before they exist.)
+ */
+export function readThrough<T, K extends keyof T, V extends object>(
+  current: () => T,
+  keys: readonly K[],
+  onto: V,
+): V & Pick<T, K> {
+  for (const key of keys) Object.defineProperty(onto, key, { enumerable: true, get: () => current()[key] });
+  return onto as V & Pick<T, K>;
+}
+
 /** A harness that reads through to the one started later, so that it can be named at a file's top level. */
-function lateHarness(current: () => Harness): Harness {
-  return {
-    get app() {
-      return current().app;
-    },
-    get ctx() {
-      return current().ctx;
-    },
-    get database() {
-      return current().database;
-    },
-    get config() {
-      return current().config;
-    },
-    get ip() {
-      return current().ip;
-    },
-    inject: (options) => current().inject(options),
+export function lateHarness(current: () => Harness): Harness {
+  return readThrough(current, ["app", "ctx", "database", "config", "ip"], {
+    inject: (options: InjectOptions) => current().inject(options),
     close: () => current().close(),
-  };
+  });
 }

@@ -4,9 +4,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ParsedMail } from "mailparser";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createMailTransport, type MailTransport } from "../modules/email/transport.js";
 import { type DrainResult, drainMail } from "../modules/email/worker.js";
+import { lateHarness, readThrough } from "./api.js";
 import { bearer, type Harness, json, makeKey, makeTenant, startHarness, type TestTenant } from "./harness.js";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink.js";
 
@@ -88,4 +89,39 @@ export async function startMailKit(env: Record<string, string> = {}): Promise<Ma
       await smtp.close();
     },
   };
+}
+
+/**
+ * A mail kit started in a `beforeAll` and closed in an `afterAll`, usable at a file's top level: `h`, `a`, `b` and
+ * the helpers may be taken apart at once; `smtp`, `transport`, the keys and `bounceSecret` are read in hooks and
+ * tests (they exist once the kit has started).
+ */
+export function useMailKit(env: Record<string, string> = {}): MailKit {
+  let kit: MailKit | undefined;
+  const current = () => {
+    if (kit === undefined) throw new Error("the mail kit starts in beforeAll: use it in hooks and tests");
+    return kit;
+  };
+  // Filled in place once the kit has started.
+  const a = {} as TestTenant;
+  const b = {} as TestTenant;
+  beforeAll(async () => {
+    kit = await startMailKit(env);
+    Object.assign(a, kit.a);
+    Object.assign(b, kit.b);
+  });
+  afterAll(() => kit?.close());
+  return readThrough(current, ["smtp", "transport", "keyA", "keyB", "bounceSecret"], {
+    h: lateHarness(() => current().h),
+    a,
+    b,
+    drain: (tenant?: TestTenant) => current().drain(tenant),
+    post: (tenant: TestTenant, url: string, payload: unknown, headers?: Record<string, string>) =>
+      current().post(tenant, url, payload, headers),
+    get: (tenant: TestTenant, url: string, key: string) => current().get(tenant, url, key),
+    mailTo: (address: string) => current().mailTo(address),
+    linkIn: (text: string, path: string) => current().linkIn(text, path),
+    email: (tenant: TestTenant) => current().email(tenant),
+    close: () => current().close(),
+  });
 }
