@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, enrollments, platformEvents } from "../../db/schema/index.js";
-import { useApi } from "../../test-support/api.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import { bearer, json, makeKey, makeTenant, makeUser, roleCookie } from "../../test-support/harness.js";
 import { createCourse } from "../courses/service.js";
 
@@ -13,19 +13,7 @@ beforeAll(async () => {
   key = await makeKey(h, t, ["classes:read", "classes:write"]);
 });
 
-function send(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = bearer(key),
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: t.host, "accept-language": "en-US", ...(payload === undefined ? {} : json), ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const send = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 async function create(payload: Record<string, unknown>) {
   const res = await send("POST", "/api/institution/classes", payload);

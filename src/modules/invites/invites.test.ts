@@ -3,11 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { classGroups, invites, platformEvents } from "../../db/schema/index.js";
 import { sha256Hex } from "../../platform/auth/secrets.js";
-import { useApi } from "../../test-support/api.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  json,
   makeKey,
   makeTenant,
   makeUser,
@@ -27,25 +26,7 @@ beforeAll(async () => {
 
 const address = () => `guest${++seq}@example.com`;
 
-function send(
-  method: "GET" | "POST" | "DELETE",
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = bearer(key),
-  tenant = t,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...(payload === undefined ? {} : json),
-      ...headers,
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const send = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 async function invite(payload: Record<string, unknown> = {}) {
   const res = await send("POST", "/api/institution/invites", { email: address(), ...payload });

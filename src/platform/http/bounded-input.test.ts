@@ -5,8 +5,8 @@
  * seconds more). Each is a 400 naming the field, with a bounded number of details.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { useApi } from "../../test-support/api.js";
-import { bearer, json, makeKey } from "../../test-support/harness.js";
+import { callApi, useApi } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 import { MAX_JSON_VALUES, MAX_OBJECT_MEMBERS } from "./json-body.js";
 import { MAX_JSON_DEPTH } from "./nul-guard.js";
 import { MAX_DETAILS } from "./validation.js";
@@ -20,12 +20,7 @@ beforeAll(async () => {
 });
 
 const post = (url: string, payload: string) =>
-  h.inject({
-    method: "POST",
-    url,
-    headers: { host: t.host, ...json, ...bearer(key), "accept-language": "en" },
-    payload,
-  });
+  callApi(h, t, key, "POST", url, payload, { prefix: "", language: "en" });
 
 describe("bounded input", () => {
   it("refuses 500,000 levels of nesting before parsing them", async () => {

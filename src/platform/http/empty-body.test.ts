@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useApi } from "../../test-support/api.js";
-import { bearer, json, makeKey } from "../../test-support/harness.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 
 /**
  * `Content-Type: application/json` with no body, as many clients send on an action (issue 21, point 5): it is no
@@ -14,13 +14,8 @@ beforeAll(async () => {
   key = await makeKey(h, t, []);
 });
 
-const send = (method: "POST" | "PUT", url: string, payload: string) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, ...json, ...bearer(key), "accept-language": "en-US" },
-    payload,
-  });
+const send = (method: Method, url: string, payload: string) =>
+  callApi(h, t, key, method, url, payload, WHOLE_PATHS);
 
 describe("an empty JSON body", () => {
   it.each(["", "  \n"])("on a route that needs fields names each one as required (%j)", async (payload) => {

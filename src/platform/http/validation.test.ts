@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useApi } from "../../test-support/api.js";
-import { bearer, json, makeKey } from "../../test-support/harness.js";
+import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 
 const { h, tenants } = useApi({ tenants: 1 });
 const [t] = tenants;
@@ -16,14 +16,8 @@ beforeAll(async () => {
   key = await makeKey(h, t, []);
 });
 
-function send(method: "GET" | "POST", url: string, payload?: string) {
-  return h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload }),
-  });
-}
+const send = (method: Method, url: string, payload?: string) =>
+  callApi(h, t, key, method, url, payload, { language: null });
 
 async function refused(res: Awaited<ReturnType<typeof send>>, field: string) {
   expect(res.statusCode, res.body).toBe(400);
