@@ -8,7 +8,7 @@
  *   it("…", async () => { expect((await call(a, keyA, "GET", "/tags")).statusCode).toBe(200); });
  */
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll } from "vitest";
+import { beforeAll } from "vitest";
 import {
   adminCookie,
   bearer,
@@ -19,6 +19,7 @@ import {
   startHarness,
   type TestTenant,
 } from "./harness.js";
+import { useStarted } from "./late.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -162,44 +163,20 @@ export interface Api<N extends number> {
 export function useApi<const S extends number | readonly string[] = 0>(
   setup: ApiSetup<S> = {},
 ): Api<CountOf<S>> {
-  let started: Harness | undefined;
   const names: readonly (string | undefined)[] =
     typeof setup.tenants === "number"
       ? Array.from({ length: setup.tenants }, () => undefined)
       : (setup.tenants ?? []);
   // Filled in place, so the file may take them apart at its top level.
   const tenants = names.map(() => ({}) as TestTenant);
+  const h = useStarted(
+    "the harness",
+    () => startHarness(typeof setup.env === "function" ? setup.env() : setup.env, setup.harness),
+    (started) => started.close(),
+  );
   beforeAll(async () => {
-    const env = typeof setup.env === "function" ? setup.env() : setup.env;
-    started = await startHarness(env, setup.harness);
     for (const [i, name] of names.entries())
-      Object.assign(tenants[i] as TestTenant, await makeTenant(started, name));
-  });
-  afterAll(() => started?.close());
-  const h = lateHarness(() => {
-    if (started === undefined) throw new Error("the harness starts in beforeAll: use it in hooks and tests");
-    return started;
+      Object.assign(tenants[i] as TestTenant, await makeTenant(h, name));
   });
   return { h, tenants: tenants as Tuple<TestTenant, CountOf<S>>, call: caller(h, setup.call) };
-}
-
-/**
- * Defines on `onto` a getter for each key that reads `current()` at each access: values a `beforeAll` makes, named
- * at a file's top level. (Taking them apart there would read them before they exist.)
- */
-export function readThrough<T, K extends keyof T, V extends object>(
-  current: () => T,
-  keys: readonly K[],
-  onto: V,
-): V & Pick<T, K> {
-  for (const key of keys) Object.defineProperty(onto, key, { enumerable: true, get: () => current()[key] });
-  return onto as V & Pick<T, K>;
-}
-
-/** A harness that reads through to the one started later, so that it can be named at a file's top level. */
-export function lateHarness(current: () => Harness): Harness {
-  return readThrough(current, ["app", "ctx", "database", "config", "ip"], {
-    inject: (options: InjectOptions) => current().inject(options),
-    close: () => current().close(),
-  });
 }

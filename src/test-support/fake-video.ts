@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { useStarted } from "./late.js";
 
 /**
  * One local stand-in for three video providers, reached by the real outbound client (allow-listed through
@@ -176,6 +177,15 @@ export async function startFakeVideo(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A fake video server started before the file's tests and closed after them. */
+export function useFakeVideo(): FakeVideo {
+  return useStarted(
+    "the fake video server",
+    () => startFakeVideo(),
+    (started) => started.close(),
+  );
 }
 
 /**

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ParsedMail } from "mailparser";
-import { afterAll, beforeAll, expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { createMailTransport, type MailTransport } from "../modules/email/transport.js";
 import { type DrainResult, drainMail } from "../modules/email/worker.js";
-import { lateHarness, readThrough } from "./api.js";
 import { bearer, type Harness, json, makeKey, makeTenant, startHarness, type TestTenant } from "./harness.js";
+import { late, readThrough, useStarted } from "./late.js";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink.js";
 
 export interface MailKit {
@@ -97,31 +97,29 @@ export async function startMailKit(env: Record<string, string> = {}): Promise<Ma
  * tests (they exist once the kit has started).
  */
 export function useMailKit(env: Record<string, string> = {}): MailKit {
-  let kit: MailKit | undefined;
-  const current = () => {
-    if (kit === undefined) throw new Error("the mail kit starts in beforeAll: use it in hooks and tests");
-    return kit;
-  };
+  const kit = useStarted(
+    "the mail kit",
+    () => startMailKit(env),
+    (started) => started.close(),
+  );
   // Filled in place once the kit has started.
   const a = {} as TestTenant;
   const b = {} as TestTenant;
-  beforeAll(async () => {
-    kit = await startMailKit(env);
+  beforeAll(() => {
     Object.assign(a, kit.a);
     Object.assign(b, kit.b);
   });
-  afterAll(() => kit?.close());
-  return readThrough(current, ["smtp", "transport", "keyA", "keyB", "bounceSecret"], {
-    h: lateHarness(() => current().h),
+  return readThrough(() => kit, ["smtp", "transport", "keyA", "keyB", "bounceSecret"], {
+    h: late("the mail kit", () => kit.h),
     a,
     b,
-    drain: (tenant?: TestTenant) => current().drain(tenant),
+    drain: (tenant?: TestTenant) => kit.drain(tenant),
     post: (tenant: TestTenant, url: string, payload: unknown, headers?: Record<string, string>) =>
-      current().post(tenant, url, payload, headers),
-    get: (tenant: TestTenant, url: string, key: string) => current().get(tenant, url, key),
-    mailTo: (address: string) => current().mailTo(address),
-    linkIn: (text: string, path: string) => current().linkIn(text, path),
-    email: (tenant: TestTenant) => current().email(tenant),
-    close: () => current().close(),
+      kit.post(tenant, url, payload, headers),
+    get: (tenant: TestTenant, url: string, key: string) => kit.get(tenant, url, key),
+    mailTo: (address: string) => kit.mailTo(address),
+    linkIn: (text: string, path: string) => kit.linkIn(text, path),
+    email: (tenant: TestTenant) => kit.email(tenant),
+    close: () => kit.close(),
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import nodeIcal, { type VEvent } from "node-ical";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   classGroupMembers,
   classGroups,
@@ -11,7 +11,7 @@ import {
   webhookDeliveries,
 } from "../../db/schema/index.js";
 import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
-import { type FakeVideo, fakeVideoEnv, startFakeVideo } from "../../test-support/fake-video.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
 import { adminCookie, bearer, makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import { automationDeps } from "../automations/service.js";
 import { createModule } from "../course-modules/service.js";
@@ -20,12 +20,7 @@ import { createEnrollment } from "../enrollments/service.js";
 import { createLesson } from "../lessons/service.js";
 import { createEndpoint } from "../webhooks/service.js";
 
-let fake: FakeVideo;
-beforeAll(async () => {
-  fake = await startFakeVideo();
-});
-afterAll(() => fake.close());
-
+const fake = useFakeVideo();
 const { h, tenants } = useApi({ env: () => fakeVideoEnv(fake), tenants: 2 });
 const [a, b] = tenants;
 let keyA: string;

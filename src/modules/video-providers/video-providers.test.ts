@@ -1,18 +1,13 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { videoProviders } from "../../db/schema/index.js";
 import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
-import { type FakeVideo, fakeVideoEnv, startFakeVideo } from "../../test-support/fake-video.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
 import { adminCookie, bearer, makeKey, roleCookie, tablesContaining } from "../../test-support/harness.js";
 import { bbbJoinUrl } from "./providers/bigbluebutton.js";
 
-let fake: FakeVideo;
-beforeAll(async () => {
-  fake = await startFakeVideo();
-});
-afterAll(() => fake.close());
-
+const fake = useFakeVideo();
 const { h, tenants } = useApi({ env: () => fakeVideoEnv(fake), tenants: 2 });
 const [a, b] = tenants;
 let keyA: string;
