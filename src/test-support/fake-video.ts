@@ -179,11 +179,14 @@ export async function startFakeVideo(
   };
 }
 
-/** A fake video server started before the file's tests and closed after them. */
-export function useFakeVideo(): FakeVideo {
+/**
+ * A fake video server started before the file's tests and closed after them; `bbbSecret` is read when it starts
+ * (another fake's secret, say).
+ */
+export function useFakeVideo(host?: string, bbbSecret?: () => string): FakeVideo {
   return useStarted(
     "the fake video server",
-    () => startFakeVideo(),
+    () => startFakeVideo(host, bbbSecret?.()),
     (started) => started.close(),
   );
 }

@@ -1,26 +1,18 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { videoProviders } from "../../db/schema/index.js";
 import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
-import { type FakeVideo, fakeVideoEnv, startFakeVideo } from "../../test-support/fake-video.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
 import { adminCookie, bearer, makeKey, makeUser } from "../../test-support/harness.js";
 
 /**
  * Issue 19, point 4: a credential is bound to the endpoint it was entered for. `real` is the institution's
  * BigBlueButton; `other` is another host (an attacker's, or the institution's new server in the positive case).
  */
-let real: FakeVideo;
-let other: FakeVideo;
-beforeAll(async () => {
-  real = await startFakeVideo("127.0.0.3");
-  // The same secret, so `other` accepts what is signed for `real` (BBB's checksum does not cover the host).
-  other = await startFakeVideo("127.0.0.4", real.bbbSecret);
-});
-afterAll(async () => {
-  await real.close();
-  await other.close();
-});
+const real = useFakeVideo("127.0.0.3");
+// The same secret, so `other` accepts what is signed for `real` (BBB's checksum does not cover the host).
+const other = useFakeVideo("127.0.0.4", () => real.bbbSecret);
 
 const { h, tenants } = useApi({ env: () => fakeVideoEnv(real, "127.0.0.3/32,127.0.0.4/32"), tenants: 1 });
 const [a] = tenants;
