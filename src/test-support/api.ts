@@ -46,6 +46,9 @@ export const WHOLE_PATHS: CallOptions = { prefix: "" };
 /** Whole paths and no Accept-Language: the request exactly as the test writes it. */
 export const AS_WRITTEN: CallOptions = { prefix: "", language: null };
 
+/** Room for 100,000 students on the free plan, for files that make many: the plan's limit has its own tests. */
+export const MANY_STUDENTS = { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) };
+
 /** Where a request goes: a tenant, or any host. */
 export type Host = Pick<TestTenant, "host">;
 
@@ -89,6 +92,10 @@ export function caller(h: Harness, options: CallOptions = {}): Caller {
   return (tenant, credential, method, url, payload) =>
     callApi(h, tenant, credential, method, url, payload, options);
 }
+
+/** The fields an error answer's `details` name, sorted. */
+export const fieldsOf = (res: { json(): { details?: { field: string }[] } }): string[] =>
+  (res.json().details ?? []).map((d) => d.field).sort();
 
 /** `call(method, url, payload?, credential?, tenant?)`, for files where most requests share a tenant and credential. */
 export type DefaultedCaller = (

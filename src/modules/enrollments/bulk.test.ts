@@ -7,7 +7,7 @@ import { BULK_CHUNK } from "../../db/chunks.js";
 import type { Db } from "../../db/client.js";
 import * as schema from "../../db/schema/index.js";
 import { classGroups, enrollments, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
-import { useApi } from "../../test-support/api.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { bearer, json, makeKey, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 import { automationDeps, createAutomation } from "../automations/service.js";
@@ -15,8 +15,7 @@ import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvents } from "../events/emit.js";
 import { bulkEnroll } from "./bulk-enroll.js";
 
-// Many students per tenant: the free plan's student limit has its own tests.
-const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) } });
+const { h } = useApi({ env: MANY_STUDENTS });
 
 const bulk = (t: TestTenant, key: string, items: unknown[]) =>
   h.inject({

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { enrollments, lessonCompletions, platformEvents } from "../../db/schema/index.js";
-import { useApi } from "../../test-support/api.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, type ModuleSpec, makeCourse } from "../../test-support/catalogue.js";
 import {
   bearer,
@@ -15,11 +15,7 @@ import {
 } from "../../test-support/harness.js";
 import { recordCompletion } from "./completions.js";
 
-// Many students per tenant: the free plan's student limit has its own tests.
-const { h, tenants, call } = useApi({
-  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) },
-  tenants: 1,
-});
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 1 });
 const [a] = tenants;
 let keyA: string;
 

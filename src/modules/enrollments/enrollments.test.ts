@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { classGroups, enrollments, lessonCompletions, platformEvents } from "../../db/schema/index.js";
-import { useApi } from "../../test-support/api.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import {
   json,
@@ -14,11 +14,7 @@ import {
 } from "../../test-support/harness.js";
 import { pageQuery } from "./repo.js";
 
-// Many students per tenant: the free plan's student limit has its own tests.
-const { h, tenants, call } = useApi({
-  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) },
-  tenants: 2,
-});
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2 });
 const [a, b] = tenants;
 let keyA: string;
 let keyB: string;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, profileFields, userProfileValues } from "../../db/schema/index.js";
-import { type Method, useApi } from "../../test-support/api.js";
+import { fieldsOf, type Method, useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
@@ -26,8 +26,6 @@ beforeAll(async () => {
 });
 
 const A = (method: Method, url: string, payload?: unknown) => call(a, cookieA, method, url, payload);
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 async function field(t: TestTenant, cookie: string, body: Record<string, unknown>) {
   const res = await call(t, cookie, "POST", "/profile-fields", body);

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questions, questionVersions } from "../../db/schema/index.js";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
-import { AS_WRITTEN, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, fieldsOf, useApi } from "../../test-support/api.js";
 import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 
 const { h, tenants, call } = useApi({ tenants: 2, call: AS_WRITTEN });
@@ -43,9 +43,6 @@ const VALID = {
   ordering: { type: "ordering", stem: "Order", items: ["um", "dois", "três"] },
   essay: { type: "essay", stem: "Discuss" },
 };
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 describe("questions", () => {
   it("creates every type, writing version 1 of each, and shows only its key's field", async () => {

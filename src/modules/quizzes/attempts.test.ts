@@ -8,16 +8,12 @@ import {
   questions,
   quizAttempts,
 } from "../../db/schema/index.js";
-import { AS_WRITTEN, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, fieldsOf, MANY_STUDENTS, type Method, useApi } from "../../test-support/api.js";
 import { json, makeKey, makeUser, roleCookie, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { enroll, makeQuizLesson, type QuizLesson } from "./test-fixtures.js";
 
 // Every attempt here needs its own student; the free plan's student limit is not what is under test.
-const { h, tenants, call } = useApi({
-  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) },
-  tenants: 2,
-  call: AS_WRITTEN,
-});
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2, call: AS_WRITTEN });
 const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
@@ -29,9 +25,6 @@ beforeAll(async () => {
 });
 
 const A = (method: Method, url: string, payload?: unknown) => call(a, keyA, method, url, payload);
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 const opts = (correct: string[], ids = ["a", "b", "c"]) =>
   ids.map((id) => ({ id, text: `Option ${id}`, isCorrect: correct.includes(id) }));

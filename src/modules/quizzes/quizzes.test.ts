@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questions, quizzes } from "../../db/schema/index.js";
-import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
+import { AS_WRITTEN, callApi, fieldsOf, type Method, useApi } from "../../test-support/api.js";
 import {
   bearer,
   json,
@@ -51,9 +51,6 @@ async function bankWith(tenant: TestTenant, key: string, points: number[]) {
     questionIds: created.json().data.map((q: { id: string }) => q.id) as string[],
   };
 }
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 describe("quizzes", () => {
   it("creates the quiz of a quiz lesson, with its course, defaults and totals", async () => {

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, themes } from "../../db/schema/index.js";
-import { type Method, useApi } from "../../test-support/api.js";
+import { fieldsOf, type Method, useApi } from "../../test-support/api.js";
 import { adminCookie, makeKey, makeTenant, roleCookie, type TestTenant } from "../../test-support/harness.js";
 import { uploadLocal } from "../../test-support/media-client.js";
 import { pdf, png } from "../../test-support/media-files.js";
@@ -19,8 +19,6 @@ beforeAll(async () => {
 });
 
 const A = (method: Method, url: string, payload?: unknown) => call(a, cookieA, method, url, payload);
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 const compiled = (t: TestTenant, headers: Record<string, string> = {}) =>
   h.inject({
