@@ -3,14 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { courseModules, courses, quizzes } from "../../db/schema/index.js";
 import { useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse, type TestCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  makeKey,
-  makeUser,
-  roleCookie,
-  sessionCookie,
-  TEST_PASSWORD,
-} from "../../test-support/harness.js";
+import { bearer, makeKey, roleCookie, signedInUser } from "../../test-support/harness.js";
 
 /**
  * A student's session reads the published material of the courses it is enrolled in, and nothing else: drafts,
@@ -33,8 +26,8 @@ let draft: TestCourse;
 const quizOf = new Map<string, string>();
 
 beforeAll(async () => {
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = await sessionCookie(h, t, user.email, TEST_PASSWORD);
+  const user = await signedInUser(h, t, "student");
+  student = user.cookie;
   teacher = await roleCookie(h, t, "teacher");
   key = await makeKey(h, t, ["courses:read"]);
   const db = h.database.db;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../../test-support/api.js";
 import { COURSES, GROUPS, numbered, seedAudience } from "../../test-support/audience-seed.js";
-import { bearer, makeKey, makeUser, sessionCookie, TEST_PASSWORD } from "../../test-support/harness.js";
+import { bearer, makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -27,7 +27,7 @@ const TABLES = ["drive_folders", "media", "enrollments", "class_group_members"];
 const { h, tenants } = useApi({ tenants: 1 });
 const [t] = tenants;
 let key: string;
-let student: { id: string; cookie: string };
+let student: SignedInUser;
 
 /** Accented and cased names, so the order is the folded one (É sorts with e); numbers padded for any collation. */
 const name = (prefix: string) =>
@@ -56,8 +56,7 @@ async function seed(): Promise<void> {
 
 beforeAll(async () => {
   key = await makeKey(h, t, ["drive:read"]);
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = { id: user.id, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
+  student = await signedInUser(h, t, "student");
   await seed();
 }, 240_000);
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../../test-support/api.js";
 import { COURSES, GROUPS, numbered, seedAudience } from "../../test-support/audience-seed.js";
-import { makeUser, sessionCookie, TEST_PASSWORD } from "../../test-support/harness.js";
+import { type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -34,7 +34,7 @@ const TABLES = [
 
 const { h, tenants } = useApi({ tenants: 1 });
 const [t] = tenants;
-let student: { id: string; cookie: string };
+let student: SignedInUser;
 
 async function seed(): Promise<void> {
   const db = h.database.db;
@@ -71,8 +71,7 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = { id: user.id, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
+  student = await signedInUser(h, t, "student");
   await seed();
 }, 240_000);
 
