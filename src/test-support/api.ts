@@ -2,10 +2,14 @@
  * The preamble of a test file that talks to the API, written once: `useApi` starts a harness and makes tenants
  * around the file's tests, and `call` sends one request the way a client does.
  *
- *   const { h, tenants: [a, b], call } = useApi({ tenants: 2 });
+ *   const { h, tenants, call } = useApi({ tenants: 2 });
+ *   const [a, b] = tenants;
  *   let keyA: string;
  *   beforeAll(async () => { keyA = await makeKey(h, a, ["tags:read"]); });
  *   it("…", async () => { expect((await call(a, keyA, "GET", "/tags")).statusCode).toBe(200); });
+ *
+ * Files whose requests mostly share a tenant and credential take `callerFor`; a request with other options
+ * (whole paths, another language) is `callApi`.
  */
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { beforeAll } from "vitest";
@@ -29,7 +33,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type Credential = string | Record<string, string>;
 
-export function credentialHeaders(credential: Credential): Record<string, string> {
+function credentialHeaders(credential: Credential): Record<string, string> {
   if (typeof credential !== "string") return credential;
   return credential.includes("=") ? { cookie: credential } : bearer(credential);
 }
@@ -88,7 +92,7 @@ export function callApi(
 }
 
 /** `callApi` on one harness with the same options each time. */
-export function caller(h: Harness, options: CallOptions = {}): Caller {
+function caller(h: Harness, options: CallOptions = {}): Caller {
   return (tenant, credential, method, url, payload) =>
     callApi(h, tenant, credential, method, url, payload, options);
 }
