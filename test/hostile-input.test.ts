@@ -6,32 +6,22 @@
  * take, a Host that is not `name[:port]`). None of it may be answered with a 5xx.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../src/test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../src/test-support/api.js";
+import { adminCookie, bearer, makeKey } from "../src/test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
+// With a webhook secret, so that the Stripe endpoint reads what it is sent (unset, it is 503 by design).
+const { h, tenants } = useApi({ env: { STRIPE_WEBHOOK_SECRET: "whsec_hostile_input_test" }, tenants: 1 });
+const [t] = tenants;
 let credentials: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
-  // With a webhook secret, so that the Stripe endpoint reads what it is sent (unset, it is 503 by design).
-  h = await startHarness({ STRIPE_WEBHOOK_SECRET: "whsec_hostile_input_test" });
-  t = await makeTenant(h);
   const key = await makeKey(h, t, [], {
     rateTier: "custom",
     customLimits: { perHour: 1_000_000, perMinute: 1_000_000 },
   });
   credentials = { none: {}, key: bearer(key), session: { cookie: await adminCookie(h, t) } };
 });
-afterAll(() => h.close());
 
 const DEEP = `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   apiKeys,
   automations,
@@ -22,6 +22,7 @@ import { createCourse } from "../src/modules/courses/service.js";
 import { createEndpoint } from "../src/modules/webhooks/service.js";
 import { ROLES, type Role, type RouteAccess } from "../src/platform/auth/types.js";
 import { SCOPES } from "../src/platform/scopes/scopes.js";
+import { useApi } from "../src/test-support/api.js";
 import {
   adminCookie,
   bearer,
@@ -30,7 +31,6 @@ import {
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
@@ -238,9 +238,12 @@ const GROUPS: Fixtures[] = [
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+// The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test.
+const { h, tenants } = useApi({
+  env: { BAD_CREDENTIALS_PER_IP_PER_MINUTE: "100000" },
+  tenants: ["Alpha School", "Beta University"],
+});
+const [a, b] = tenants;
 let fullKeyA: string;
 let revokedKeyA: string;
 let keyB: string;
@@ -249,10 +252,6 @@ const sessions = {} as Record<Role, string>;
 let routes: Declared[];
 
 beforeAll(async () => {
-  // The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test.
-  h = await startHarness({ BAD_CREDENTIALS_PER_IP_PER_MINUTE: "100000" });
-  a = await makeTenant(h, "Alpha School");
-  b = await makeTenant(h, "Beta University");
   // The matrix sends thousands of requests with these two keys: a tier that a run cannot exhaust.
   const unlimited = { rateTier: "custom", customLimits: { perHour: 1_000_000, perMinute: 100_000 } } as const;
   fullKeyA = await makeKey(h, a, [], unlimited);
@@ -271,7 +270,6 @@ beforeAll(async () => {
     .filter((r): r is Declared => r.access.kind === "authenticated")
     .sort((x, y) => `${x.url} ${x.method}`.localeCompare(`${y.url} ${y.method}`));
 });
-afterAll(() => h.close());
 
 function fillParams(url: string, id: string | Record<string, string>): string {
   const params = typeof id === "string" ? { id } : id;

@@ -18,17 +18,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../src/test-support/harness.js";
+import { useApi } from "../src/test-support/api.js";
+import { adminCookie, bearer, json, makeKey, roleCookie } from "../src/test-support/harness.js";
 
 const B_BUDGET_MS = 100;
 const LOOP_BUDGET_MS = 100;
@@ -36,9 +27,8 @@ const B_INTERVAL_MS = 20;
 const STALL_DEADLINE_MS = 10_000;
 const GROUPS = (process.env.STALL_FREE_GROUPS ?? "inputs,recurrence,patterns").split(",");
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ harness: { checkResponses: false }, tenants: ["Tenant A", "Tenant B"] });
+const [a, b] = tenants;
 let keyA: string;
 let liveKeyA: string;
 let adminA: string;
@@ -75,8 +65,6 @@ function tell(line: string): void {
 }
 
 beforeAll(async () => {
-  h = await startHarness({}, { checkResponses: false });
-  [a, b] = [await makeTenant(h, "Tenant A"), await makeTenant(h, "Tenant B")];
   const unlimited = {
     rateTier: "custom" as const,
     customLimits: { perHour: 1_000_000, perMinute: 1_000_000 },
@@ -111,7 +99,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   watchdog?.stdin?.end();
-  await h?.close();
 });
 
 interface Sent {

@@ -11,39 +11,20 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformEvents } from "../src/db/schema/index.js";
 import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/outbox/worker.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../src/test-support/harness.js";
+import { callApi, type Method, useApi } from "../src/test-support/api.js";
+import { makeKey } from "../src/test-support/harness.js";
 
 const STUDENTS = 24;
 /** Students 0..9 finish the course (half of them pass the quiz); 10..14 read the first lesson only. */
 const FINISHERS = 10;
 const STARTERS = 5;
 
-let h: Harness;
-let t: TestTenant;
-let key: string;
 let receiver: Server;
 let port: number;
 let loop: DeliveryLoop | undefined;
 const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({
-    OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32",
-    PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }),
-  });
-  t = await makeTenant(h, "Colégio Horizonte");
-  key = await makeKey(h, t, [], {
-    rateTier: "custom",
-    customLimits: { perHour: 100_000, perMinute: 10_000 },
-  });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -59,20 +40,27 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
   port = (receiver.address() as AddressInfo).port;
 });
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+// Declared between the receiver and the delivery loop: the loop stops first, then the harness, then the receiver.
+const { h, tenants } = useApi({
+  env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) },
+  tenants: ["Colégio Horizonte"],
+});
+const [t] = tenants;
+let key: string;
+
+beforeAll(async () => {
+  key = await makeKey(h, t, [], {
+    rateTier: "custom",
+    customLimits: { perHour: 100_000, perMinute: 10_000 },
+  });
+});
 afterAll(async () => {
   await loop?.stop();
-  await h.close();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 
-type Method = "GET" | "POST" | "PUT" | "PATCH";
 async function api(method: Method, url: string, payload?: unknown, expected?: number) {
-  const res = await h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  const res = await callApi(h, t, key, method, url, payload, { language: null });
   if (expected !== undefined) expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(expected);
   return res.json();
 }

@@ -3,8 +3,8 @@
  * must not reach the server cut to the same one.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../test-support/api.js";
 import { prepared, statementName } from "./prepared.js";
 
 describe("statementName", () => {
@@ -21,11 +21,7 @@ describe("statementName", () => {
 });
 
 describe("prepared", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(() => h?.close());
+  const { h } = useApi();
 
   it("runs two statements whose long names start alike on one connection, each its own", async () => {
     const stem = `probe_${"x".repeat(70)}`;

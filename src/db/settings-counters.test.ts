@@ -1,22 +1,14 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, makeTenant, startHarness, type TestTenant } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../test-support/api.js";
 
 /**
  * The counters of migrations 0041 and 0045 (aula_count_rows with several bucket columns) against a recount of the
  * rows, after inserts, upserts, updates of a counted column and deletes, cascaded ones included.
  */
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
-}, 60_000);
-afterAll(() => h.close());
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 
 const run = (query: ReturnType<typeof sql>) => h.database.db.execute(query);
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { useStarted } from "./late.js";
 
 /**
  * One local stand-in for three video providers, reached by the real outbound client (allow-listed through
@@ -176,4 +177,24 @@ export async function startFakeVideo(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fake video server started before the file's tests and closed after them; `bbbSecret` is read when it starts
+ * (another fake's secret, say).
+ */
+export function useFakeVideo(host?: string, bbbSecret?: () => string): FakeVideo {
+  return useStarted(
+    "the fake video server",
+    () => startFakeVideo(host, bbbSecret?.()),
+    (started) => started.close(),
+  );
+}
+
+/**
+ * A harness environment that sends Zoom's API and OAuth calls to `fake`, and lets the outbound client reach the
+ * fakes' addresses (`allow`, the default host's by default).
+ */
+export function fakeVideoEnv(fake: FakeVideo, allow = "127.0.0.3/32"): Record<string, string> {
+  return { OUTBOUND_ALLOW_CIDRS: allow, ZOOM_API_BASE: `${fake.url}/v2`, ZOOM_OAUTH_BASE: fake.url };
 }

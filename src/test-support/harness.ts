@@ -125,6 +125,12 @@ export async function makeTenant(h: Harness, name = "Test Institution"): Promise
   };
 }
 
+/** A key's limits for files that send more than a standard key's 100 requests a minute. */
+export const UNLIMITED_KEY = {
+  rateTier: "custom",
+  customLimits: { perHour: 100_000, perMinute: 100_000 },
+} as const satisfies Partial<CreateApiKeyInput>;
+
 /** A key made directly through the service (the HTTP route has its own tests). Returns the secret. */
 export async function makeKey(
   h: Harness,
@@ -181,6 +187,22 @@ export async function adminCookie(h: Harness, tenant: TestTenant): Promise<strin
 export async function roleCookie(h: Harness, tenant: TestTenant, role: Role): Promise<string> {
   const user = await makeUser(h, tenant, role, TEST_PASSWORD);
   return sessionCookie(h, tenant, user.email, TEST_PASSWORD);
+}
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  cookie: string;
+}
+
+/** A new user of the role, signed in through the login route: its id, e-mail and Cookie header. */
+export async function signedInUser(h: Harness, tenant: TestTenant, role: Role): Promise<SignedInUser> {
+  const user = await makeUser(h, tenant, role, TEST_PASSWORD);
+  return {
+    id: user.id,
+    email: user.email,
+    cookie: await sessionCookie(h, tenant, user.email, TEST_PASSWORD),
+  };
 }
 
 export const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });

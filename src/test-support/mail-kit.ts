@@ -4,10 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ParsedMail } from "mailparser";
-import { expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { createMailTransport, type MailTransport } from "../modules/email/transport.js";
 import { type DrainResult, drainMail } from "../modules/email/worker.js";
 import { bearer, type Harness, json, makeKey, makeTenant, startHarness, type TestTenant } from "./harness.js";
+import { late, readThrough, useStarted } from "./late.js";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink.js";
 
 export interface MailKit {
@@ -88,4 +89,37 @@ export async function startMailKit(env: Record<string, string> = {}): Promise<Ma
       await smtp.close();
     },
   };
+}
+
+/**
+ * A mail kit started in a `beforeAll` and closed in an `afterAll`, usable at a file's top level: `h`, `a`, `b` and
+ * the helpers may be taken apart at once; `smtp`, `transport`, the keys and `bounceSecret` are read in hooks and
+ * tests (they exist once the kit has started).
+ */
+export function useMailKit(env: Record<string, string> = {}): MailKit {
+  const kit = useStarted(
+    "the mail kit",
+    () => startMailKit(env),
+    (started) => started.close(),
+  );
+  // Filled in place once the kit has started.
+  const a = {} as TestTenant;
+  const b = {} as TestTenant;
+  beforeAll(() => {
+    Object.assign(a, kit.a);
+    Object.assign(b, kit.b);
+  });
+  return readThrough(() => kit, ["smtp", "transport", "keyA", "keyB", "bounceSecret"], {
+    h: late("the mail kit", () => kit.h),
+    a,
+    b,
+    drain: (tenant?: TestTenant) => kit.drain(tenant),
+    post: (tenant: TestTenant, url: string, payload: unknown, headers?: Record<string, string>) =>
+      kit.post(tenant, url, payload, headers),
+    get: (tenant: TestTenant, url: string, key: string) => kit.get(tenant, url, key),
+    mailTo: (address: string) => kit.mailTo(address),
+    linkIn: (text: string, path: string) => kit.linkIn(text, path),
+    email: (tenant: TestTenant) => kit.email(tenant),
+    close: () => kit.close(),
+  });
 }

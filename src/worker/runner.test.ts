@@ -9,16 +9,16 @@ import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, type Harness, json, makeTenant, startHarness } from "../test-support/harness.js";
+import { useApi } from "../test-support/api.js";
+import { adminCookie, json, makeTenant } from "../test-support/harness.js";
 import { startWorker } from "./runner.js";
 
-let h: Harness;
+const { h } = useApi({ env: { DATABASE_URL: "", REDIS_URL: "", OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" } });
 let receiver: Server;
 let port: number;
 const received: { url: string; headers: IncomingMessage["headers"]; body: string }[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ DATABASE_URL: "", REDIS_URL: "", OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -37,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
-  await h.close();
 });
 
 describe("startWorker", () => {

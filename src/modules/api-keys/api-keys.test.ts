@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
@@ -16,20 +17,15 @@ import {
   tablesContaining,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let cookieA: string;
 let cookieB: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   cookieA = await adminCookie(h, a);
   cookieB = await adminCookie(h, b);
 });
-afterAll(() => h.close());
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SCOPES } from "../../platform/scopes/scopes.js";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey, makeTenant } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
-beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-});
-afterAll(() => h.close());
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 
 interface Entry {
   scope: string;

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courses, refreshTokens, users } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   type Harness,
@@ -15,16 +16,8 @@ import {
   tablesContaining,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
-});
-afterAll(() => h.close());
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 

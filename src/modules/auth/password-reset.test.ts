@@ -1,38 +1,23 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emailMessages } from "../../db/schema/index.js";
 import {
   bearer,
-  type Harness,
   json,
   makeUser,
   sessionCookie,
   TEST_PASSWORD,
-  type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { useMailKit } from "../../test-support/mail-kit.js";
 
-let k: MailKit;
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const k = useMailKit({ LOGIN_MAX_PER_EMAIL: "3" });
+const { h, a, b, drain, post, mailTo, linkIn, email } = k;
 let keyA: string;
-
-beforeAll(async () => {
-  k = await startMailKit({ LOGIN_MAX_PER_EMAIL: "3" });
-  ({ h, a, b, keyA } = k);
+beforeAll(() => {
+  ({ keyA } = k);
 });
-afterAll(() => k.close());
-
-const drain = (tenant?: TestTenant) => k.drain(tenant);
-const post = (tenant: TestTenant, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  k.post(tenant, url, payload, headers);
-const _get = (tenant: TestTenant, url: string, key: string) => k.get(tenant, url, key);
-const mailTo = (address: string) => k.mailTo(address);
-const linkIn = (text: string, path: string) => k.linkIn(text, path);
-const email = (tenant: TestTenant) => k.email(tenant);
 
 describe("password reset", () => {
   it("answers the same 202 for known and unknown addresses, mails a single-use link, and signs the user out everywhere", async () => {

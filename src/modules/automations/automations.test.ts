@@ -3,34 +3,23 @@
  * and stored sealed or hashed, and the outbox: an event writes its deliveries in its own transaction.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, webhookDeliveries } from "../../db/schema/index.js";
 import { createDnsStub } from "../../platform/outbound/resolver.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-  tablesContaining,
-} from "../../test-support/harness.js";
+import { callApi, type TenantAdmin, tenantAdmin, useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, type TestTenant, tablesContaining } from "../../test-support/harness.js";
 import { REDELIVERIES_PER_HOUR } from "./delivery-routes.js";
 
-let h: Harness;
+const { h } = useApi();
 const dns = createDnsStub({
   "hooks.example.com": ["93.184.215.14"],
   "internal.example.com": ["10.0.0.7"],
   "mixed.example.com": ["93.184.215.14", "127.0.0.1"],
 });
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
   h.ctx.resolve = dns.resolve;
 });
-afterAll(() => h.close());
 
 const PUBLIC_URL = "https://hooks.example.com/aula";
 
@@ -38,19 +27,9 @@ function action(extra: Record<string, unknown> = {}) {
   return { type: "send_webhook", url: PUBLIC_URL, ...extra };
 }
 
-async function admin(t?: TestTenant) {
-  const tenant = t ?? (await makeTenant(h));
-  return { t: tenant, cookie: await adminCookie(h, tenant) };
-}
-
-function create(a: { t: TestTenant; cookie: string }, body: Record<string, unknown>) {
-  return h.inject({
-    method: "POST",
-    url: "/api/institution/automations",
-    headers: { host: a.t.host, cookie: a.cookie, ...json, "accept-language": "en-US" },
-    payload: body,
-  });
-}
+const admin = (t?: TestTenant) => tenantAdmin(h, t);
+const create = (a: TenantAdmin, body: Record<string, unknown>) =>
+  callApi(h, a.t, a.cookie, "POST", "/automations", body);
 
 async function deliveriesOf(t: TestTenant, automationId: string) {
   return h.database.db

@@ -3,24 +3,13 @@
  * condition asks for, to the automations of that threshold only.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 import { DEFAULT_INACTIVE_DAYS, emitInactivity, inactivityThreshold } from "./inactivity.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();

@@ -3,23 +3,13 @@
  * bodies are JSON objects up to 256 KiB, repeats within 24 hours are accepted once, and each URL is rate-limited.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { inboundReceipts, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json, makeTenant, type TestTenant } from "../../test-support/harness.js";
 import { INBOUND_PER_MINUTE } from "./routes.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 interface Inbound {
   t: TestTenant;

@@ -3,27 +3,18 @@
  * 100 placeholders is refused as too large without building the whole text first. Before, ~24 MB was built and
  * stringified before the size check, holding the event loop 120 ms to over a second.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   cookie = await adminCookie(h, a);
 });
-afterAll(() => h.close());
 
 describe("an inbound webhook rendered by a template that multiplies its payload", () => {
   it("is answered without building the oversized body", async () => {

@@ -10,30 +10,20 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, callApi, type TenantAdmin, tenantAdmin, useApi } from "../../test-support/api.js";
+import { bearer, makeKey, roleCookie } from "../../test-support/harness.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { drainOnce } from "../outbox/drain.js";
 import { rowsOf } from "../outbox/sql.js";
 import { PENDING_COUNT_CAP } from "./stats.js";
 
-let h: Harness;
+const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_RETRY_SCHEDULE: "60" } });
 let receiver: Server;
 let port: number;
 let client: OutboundClient;
 
 beforeAll(async () => {
-  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_RETRY_SCHEDULE: "60" });
   client = createOutboundClient(h.config.outbound);
   receiver = createServer((req, res) => {
     req.resume();
@@ -49,30 +39,15 @@ afterAll(async () => {
   await client?.destroy();
   receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
-  await h?.close();
 });
 
-interface Admin {
-  t: TestTenant;
-  cookie: string;
-}
-
-async function admin(): Promise<Admin> {
-  const t = await makeTenant(h);
-  return { t, cookie: await adminCookie(h, t) };
-}
-
-function get(a: Admin, url: string, auth: Record<string, string> = { cookie: a.cookie }) {
-  return h.inject({ method: "GET", url, headers: { host: a.t.host, ...auth } });
-}
+type Admin = TenantAdmin;
+const admin = () => tenantAdmin(h);
+const get = (a: Admin, url: string, auth: Record<string, string> = { cookie: a.cookie }) =>
+  callApi(h, a.t, auth, "GET", url, undefined, AS_WRITTEN);
 
 async function create(a: Admin, url: string, payload: object): Promise<string> {
-  const res = await h.inject({
-    method: "POST",
-    url,
-    headers: { host: a.t.host, cookie: a.cookie, ...json },
-    payload,
-  });
+  const res = await callApi(h, a.t, a.cookie, "POST", url, payload, AS_WRITTEN);
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ id: string }>().id;
 }

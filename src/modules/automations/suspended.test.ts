@@ -16,33 +16,22 @@ import {
   webhookDeliveries,
 } from "../../db/schema/index.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
-import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { useBillingApi } from "../../test-support/billing-api.js";
 import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
-import { billingEnv, nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
+import { adminCookie, bearer, json, makeTenant, type TestTenant } from "../../test-support/harness.js";
+import { nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
 import { drainOnce } from "../outbox/drain.js";
 
 const CRON_SECRET = "cron-secret-for-tests-0123456789";
 const DAY = 86_400;
 
-let fake: FakeStripe;
-let h: Harness;
+const { h } = useBillingApi({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" });
 let client: OutboundClient;
 let receiver: Server;
 let port: number;
 const received: { url: string; body: string }[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  h = await startHarness(billingEnv(fake.url, { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }));
   client = createOutboundClient(h.config.outbound, { resolve: h.ctx.resolve });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -59,8 +48,6 @@ afterAll(async () => {
   await client.destroy();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
-  await h.close();
-  await fake.close();
 });
 
 const hex = () => randomBytes(6).toString("hex");

@@ -8,16 +8,15 @@ import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, webhookDeliveries } from "../../db/schema/index.js";
-import { adminCookie, type Harness, json, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json, makeTenant } from "../../test-support/harness.js";
 import { TEST_SENDS_PER_HOUR } from "./routes.js";
 
-let h: Harness;
 let receiver: Server;
 let port: number;
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -29,10 +28,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
   port = (receiver.address() as AddressInfo).port;
 });
-afterAll(async () => {
-  await h.close();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+// Declared after the receiver, so it closes before the receiver does.
+const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" } });
 
 async function setup() {
   const t = await makeTenant(h);

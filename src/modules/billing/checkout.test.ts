@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents, tenants } from "../../db/schema/index.js";
-import { type FakeStripe, type RecordedRequest, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { type TenantAdmin, tenantAdmin } from "../../test-support/api.js";
+import { useBillingApi } from "../../test-support/billing-api.js";
+import type { RecordedRequest } from "../../test-support/fake-stripe.js";
 import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
-  adminCookie,
   bearer,
   type Harness,
   json,
   makeKey,
-  makeTenant,
   roleCookie,
   startHarness,
   type TestTenant,
@@ -19,17 +19,7 @@ import {
 } from "../../test-support/harness.js";
 import { billingEnv, nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
 
-let fake: FakeStripe;
-let h: Harness;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  h = await startHarness(billingEnv(fake.url));
-});
-afterAll(async () => {
-  await h.close();
-  await fake.close();
-});
+const { h, fake } = useBillingApi();
 
 const CHECKOUT = "/api/institution/billing/checkout";
 const PORTAL = "/api/institution/billing/portal";
@@ -56,10 +46,7 @@ const FREE_STATUS = {
   graceDeadline: null,
 };
 
-interface Admin {
-  t: TestTenant;
-  cookie: string;
-}
+type Admin = TenantAdmin;
 
 interface ErrorBody {
   error: string;
@@ -84,10 +71,7 @@ interface EventPage {
   pagination: { page: number; perPage: number; total: number; totalPages: number };
 }
 
-async function freshAdmin(harness: Harness = h): Promise<Admin> {
-  const t = await makeTenant(harness);
-  return { t, cookie: await adminCookie(harness, t) };
-}
+const freshAdmin = (harness: Harness = h): Promise<Admin> => tenantAdmin(harness);
 
 function postCheckout(
   admin: Admin,

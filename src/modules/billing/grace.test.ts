@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { billingSubscriptions, tenants } from "../../db/schema/index.js";
-import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { useBillingApi } from "../../test-support/billing-api.js";
 import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import {
   adminCookie,
@@ -24,17 +24,7 @@ const DAY = 86_400;
 /** On PGlite every harness has its own database; on a shared PostgreSQL other files' tenants are there too. */
 const ISOLATED_DB = process.env.DATABASE_URL === undefined;
 
-let fake: FakeStripe;
-let h: Harness;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  h = await startHarness(billingEnv(fake.url));
-});
-afterAll(async () => {
-  await h.close();
-  await fake.close();
-});
+const { h, fake } = useBillingApi();
 
 const hex = () => randomBytes(6).toString("hex");
 const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();

@@ -3,18 +3,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents } from "../../db/schema/index.js";
-import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
-import {
-  adminCookie,
-  type Harness,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-  tablesContaining,
-} from "../../test-support/harness.js";
-import { billingEnv, signed, WEBHOOK_SECRET } from "../../test-support/stripe-events.js";
+import { useBillingApi } from "../../test-support/billing-api.js";
+import { adminCookie, makeTenant, type TestTenant, tablesContaining } from "../../test-support/harness.js";
+import { signed, WEBHOOK_SECRET } from "../../test-support/stripe-events.js";
 import { REDACTED, redactPersonalData } from "./redact.js";
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -326,19 +319,16 @@ function rewrite(value: JsonValue, map: ReadonlyMap<string, string>): JsonValue 
 }
 
 describe("the webhook stores and logs Stripe events without personal data", () => {
-  let fake: FakeStripe;
-  let h: Harness;
+  const lines: string[] = [];
+  const { h } = useBillingApi({}, { onLog: (line) => lines.push(line) });
   let tenant: TestTenant;
   let customer: string;
-  const lines: string[] = [];
   const signatures: string[] = [];
   /** Event id posted → the tenant it should be logged under (null: unbound). */
   const posted = new Map<string, string | null>();
   const personal = new Set<string>(DERIVED_PERSON);
 
   beforeAll(async () => {
-    fake = await startFakeStripe();
-    h = await startHarness(billingEnv(fake.url), { onLog: (line) => lines.push(line) });
     tenant = await makeTenant(h);
     customer = `cus_test_${randomBytes(6).toString("hex")}`;
     await h.database.db
@@ -348,10 +338,6 @@ describe("the webhook stores and logs Stripe events without personal data", () =
     for (const file of DERIVED) {
       for (const p of personalStrings(readFixture(file))) if (!/^[0-9]{1,7}$/.test(p)) personal.add(p);
     }
-  });
-  afterAll(async () => {
-    await h?.close();
-    await fake?.close();
   });
 
   async function post(event: JsonValue): Promise<string> {

@@ -9,30 +9,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { billingSubscriptions, paymentEvents, tenants } from "../../db/schema/index.js";
-import { type FakeStripe, startFakeStripe } from "../../test-support/fake-stripe.js";
+import { useBillingApi } from "../../test-support/billing-api.js";
 import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
-import {
-  adminCookie,
-  type Harness,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
-import { billingEnv, nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
+import { adminCookie, makeTenant, type TestTenant } from "../../test-support/harness.js";
+import { nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
 
-let fake: FakeStripe;
-let h: Harness;
-
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  h = await startHarness(billingEnv(fake.url));
-});
-afterAll(async () => {
-  await h.close();
-  await fake.close();
-});
+const { h, fake } = useBillingApi();
 
 const GROWTH = PRICES.STRIPE_PRICE_GROWTH_BRL;
 const DAY = 86_400;

@@ -1,13 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey } from "../../test-support/harness.js";
 import { captureStatements, explainPlan, rowsRead, type Statement } from "../../test-support/plans.js";
 
 /**
@@ -25,8 +19,8 @@ const TO = "2024-03-31T00:00:00Z";
 const IN_WINDOW = 30 * 24;
 const READ_AT_MOST = IN_WINDOW + 50;
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 async function seed(): Promise<void> {
@@ -80,12 +74,9 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["live-classes:read"]);
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 /** The statements the agenda ran, by the table each reads first. */
 async function agenda(query: string) {

@@ -1,18 +1,13 @@
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import nodeIcal, { type VEvent } from "node-ical";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFeeds } from "../../db/schema/index.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   bearer,
-  type Harness,
-  json,
   makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
+  signedInUser,
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
@@ -21,9 +16,8 @@ import { createCourse } from "../courses/service.js";
 import { createEnrollment } from "../enrollments/service.js";
 import { createLesson } from "../lessons/service.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 let student: { id: string; cookie: string };
@@ -36,10 +30,7 @@ const BASE = "/api/institution/calendar";
 const SOON = new Date(Math.floor((Date.now() + 10 * 86_400_000) / 60_000) * 60_000);
 const day = (offset: number) => new Date(SOON.getTime() + offset * 86_400_000);
 
-async function userWithSession(t: TestTenant, role: "student" | "teacher") {
-  const user = await makeUser(h, t, role, TEST_PASSWORD);
-  return { id: user.id, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
-}
+const userWithSession = (t: TestTenant, role: "student" | "teacher") => signedInUser(h, t, role);
 
 async function course(t: TestTenant, title: string, dueAt: string) {
   const db = h.database.db;
@@ -55,9 +46,6 @@ async function course(t: TestTenant, title: string, dueAt: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   keyB = await makeKey(h, b, ["live-classes:read", "live-classes:write"]);
   student = await userWithSession(a, "student");
@@ -76,27 +64,7 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(() => h.close());
-
-function call(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  credentials: Record<string, string> = bearer(keyA),
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: bearer(keyA) }), WHOLE_PATHS);
 
 const windowQuery = `from=${day(-1).toISOString().slice(0, 10)}&to=${day(40).toISOString().slice(0, 10)}`;
 

@@ -1,31 +1,20 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { calendarEvents } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { type Credential, callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { adminCookie, bearer, makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
 
 /**
  * Any teacher could edit or delete any calendar event. The rule of live classes (issue 19, point 8) now holds
  * here too: a teacher's session changes or deletes only the events it created; an administrator's session and a
  * `live-classes:write` key act for the institution. A refusal is 403 `forbidden` and leaves the event as stored.
  */
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let key: string;
 let admin: Record<string, string>;
-let owner: { id: string; cookie: Record<string, string> };
-let colleague: { id: string; cookie: Record<string, string> };
+let owner: SignedInUser;
+let colleague: SignedInUser;
 
 const BASE = "/api/institution/calendar/events";
 const START = new Date(Math.floor((Date.now() + 5 * 86_400_000) / 60_000) * 60_000).toISOString();
@@ -34,36 +23,17 @@ const REFUSED = {
   message: "Only the event's creator or an administrator can change or delete it.",
 };
 
-async function teacher() {
-  const user = await makeUser(h, a, "teacher", TEST_PASSWORD);
-  return { id: user.id, cookie: { cookie: await sessionCookie(h, a, user.email, TEST_PASSWORD) } };
-}
-
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   key = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   admin = { cookie: await adminCookie(h, a) };
-  owner = await teacher();
-  colleague = await teacher();
+  owner = await signedInUser(h, a, "teacher");
+  colleague = await signedInUser(h, a, "teacher");
 });
-afterAll(() => h.close());
 
-function call(
-  method: "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload: unknown,
-  who: Record<string, string>,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: a.host, "accept-language": "en-US", ...who, ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = (method: Method, url: string, payload: unknown, credentials: Credential) =>
+  callApi(h, a, credentials, method, url, payload, WHOLE_PATHS);
 
-async function create(who: Record<string, string>, title = "Reunião de pais"): Promise<string> {
+async function create(who: Credential, title = "Reunião de pais"): Promise<string> {
   const created = await call("POST", BASE, { title, startsAt: START, contextType: "institution" }, who);
   expect(created.statusCode).toBe(201);
   return created.json().id;

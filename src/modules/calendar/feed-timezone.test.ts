@@ -1,17 +1,7 @@
 import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey, signedInUser } from "../../test-support/harness.js";
 import { createModule } from "../course-modules/service.js";
 import { createCourse } from "../courses/service.js";
 import { createEnrollment } from "../enrollments/service.js";
@@ -25,8 +15,8 @@ import { createLesson } from "../lessons/service.js";
  * CI also runs the calendar tests with `TZ=America/Sao_Paulo` from the start (`.ci/run`).
  */
 
-let h: Harness;
-let a: TestTenant;
+const { h, tenants, call } = useApi({ tenants: 1 });
+const [a] = tenants;
 let feedPath: string;
 
 const BASE = "/api/institution/calendar";
@@ -35,28 +25,15 @@ const DAY = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 const NEXT_DAY = new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const compact = (date: string) => date.replaceAll("-", "");
 
-function call(method: "POST", url: string, payload: unknown, credentials: Record<string, string>) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: a.host, "accept-language": "en-US", ...credentials, ...json },
-    payload: payload as object,
-  });
-}
-
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   const key = bearer(await makeKey(h, a, ["live-classes:read", "live-classes:write"]));
-  const user = await makeUser(h, a, "student", TEST_PASSWORD);
-  const cookie = await sessionCookie(h, a, user.email, TEST_PASSWORD);
+  const { cookie, ...user } = await signedInUser(h, a, "student");
   const event = async (fields: Record<string, unknown>) => {
-    const res = await call(
-      "POST",
-      `${BASE}/events`,
-      { contextType: "user", contextId: user.id, ...fields },
-      key,
-    );
+    const res = await call(a, key, "POST", "/calendar/events", {
+      contextType: "user",
+      contextId: user.id,
+      ...fields,
+    });
     expect(res.statusCode).toBe(201);
   };
   // 19:00–20:30 in São Paulo (UTC−3), 19:00–20:00 in Kolkata (UTC+5:30) and in UTC, and a whole day in São Paulo.
@@ -109,7 +86,6 @@ beforeAll(async () => {
   expect(issued.statusCode).toBe(201);
   feedPath = new URL(issued.json().url).pathname;
 });
-afterAll(() => h.close());
 
 /** The process's offset from UTC in minutes east, as `Date`'s local getters see it. */
 const processOffset = () => 0 - new Date(`${DAY}T12:00:00Z`).getTimezoneOffset();

@@ -1,45 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, enrollments, platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant, makeUser, roleCookie } from "../../test-support/harness.js";
 import { createCourse } from "../courses/service.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["classes:read", "classes:write"]);
 });
-afterAll(() => h.close());
 
-function send(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = bearer(key),
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: t.host, "accept-language": "en-US", ...(payload === undefined ? {} : json), ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const send = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 async function create(payload: Record<string, unknown>) {
   const res = await send("POST", "/api/institution/classes", payload);

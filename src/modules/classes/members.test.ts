@@ -1,44 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey, makeUser } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["classes:read", "classes:write", "users:read", "users:write"]);
 });
-afterAll(() => h.close());
 
-function send(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: t.host,
-      "accept-language": "en-US",
-      ...(payload === undefined ? {} : json),
-      ...bearer(key),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const send = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 async function newClass(payload: Record<string, unknown> = {}): Promise<string> {
   const res = await send("POST", "/api/institution/classes", { name: "Turma", ...payload });

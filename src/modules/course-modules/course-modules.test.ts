@@ -1,43 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { courseModules } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, callApi, type Method, useApi } from "../../test-support/api.js";
+import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
-// These tests send more than a standard key's 100 requests a minute.
-const unlimited = { rateTier: "custom", customLimits: { perHour: 100_000, perMinute: 100_000 } } as const;
-
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
-  keyA = await makeKey(h, a, ["courses:read", "courses:write"], unlimited);
-  keyB = await makeKey(h, b, [], unlimited);
+  // These tests send more than a standard key's 100 requests a minute.
+  keyA = await makeKey(h, a, ["courses:read", "courses:write"], UNLIMITED_KEY);
+  keyB = await makeKey(h, b, [], UNLIMITED_KEY);
 });
-afterAll(() => h.close());
 
-function call(method: string, url: string, payload?: object, tenant = a, key = keyA) {
-  return h.inject({
-    method: method as "GET",
-    url,
-    headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload }),
-  });
-}
+const call = (method: string, url: string, payload?: object, tenant = a, key = keyA) =>
+  callApi(h, tenant, key, method as Method, url, payload, AS_WRITTEN);
 
 async function newCourse(tenant = a, key = keyA): Promise<string> {
   const res = await call("POST", "/api/institution/courses", { title: "Curso" }, tenant, key);

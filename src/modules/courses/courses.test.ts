@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant, type TestTenant } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let readOnlyA: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["courses:read", "courses:write"]);
   readOnlyA = await makeKey(h, a, ["courses:read"]);
 });
-afterAll(() => h.close());
 
 const create = (tenant: TestTenant, key: string, payload: unknown) =>
   h.inject({

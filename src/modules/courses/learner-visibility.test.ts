@@ -1,27 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { courseModules, courses, quizzes } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse, type TestCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  makeUser,
-  roleCookie,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, makeKey, roleCookie, signedInUser } from "../../test-support/harness.js";
 
 /**
  * A student's session reads the published material of the courses it is enrolled in, and nothing else: drafts,
  * unpublished modules and lessons, other courses and their quizzes are 404 to it (or absent from its lists).
  * Teachers, administrators and keys read everything, as before.
  */
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let student: string;
 let teacher: string;
 let key: string;
@@ -36,10 +26,8 @@ let draft: TestCourse;
 const quizOf = new Map<string, string>();
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = await sessionCookie(h, t, user.email, TEST_PASSWORD);
+  const user = await signedInUser(h, t, "student");
+  student = user.cookie;
   teacher = await roleCookie(h, t, "teacher");
   key = await makeKey(h, t, ["courses:read"]);
   const db = h.database.db;
@@ -65,7 +53,6 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(() => h.close());
 
 const get = (url: string, credentials: Record<string, string> = { cookie: student }) =>
   h.inject({ method: "GET", url: `/api/institution${url}`, headers: { host: t.host, ...credentials } });

@@ -1,14 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey, roleCookie } from "../../test-support/harness.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -26,8 +19,8 @@ import {
 const SIZE = 50_000;
 const SUBFOLDERS = 3;
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 let student: string;
 let big: string;
@@ -62,13 +55,10 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["drive:read"]);
   student = await roleCookie(h, t, "student");
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 type Page = { data: { type: string; name: string }[]; pagination: Record<string, unknown> };
 

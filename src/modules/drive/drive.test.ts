@@ -1,61 +1,26 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { driveFolders, media } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { bearer, makeKey, makeUser, sessionCookie, TEST_PASSWORD } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { mp4, pdf, png } from "../../test-support/media-files.js";
 
-let h: Harness;
-let dir: string;
-let a: TestTenant;
-let b: TestTenant;
+const dir = mediaDir();
+const { h, tenants } = useApi({ env: { MEDIA_DIR: dir }, tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  dir = mediaDir();
-  h = await startHarness({ MEDIA_DIR: dir });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   const all = ["drive:read", "drive:write", "media:read", "media:write", "courses:read", "courses:write"];
   keyA = await makeKey(h, a, [...all, "enrollments:write", "classes:write", "classes:read"]);
   keyB = await makeKey(h, b, all);
 });
-afterAll(() => h.close());
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
-function call(
-  method: Method,
-  url: string,
-  payload?: unknown,
-  auth: Record<string, string> = bearer(keyA),
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...auth,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: bearer(keyA) }), WHOLE_PATHS);
 const folder = async (body: Record<string, unknown>, tenant = a, key = keyA) => {
   const res = await call("POST", "/api/institution/drive/folders", body, bearer(key), tenant);
   if (res.statusCode !== 201) throw new Error(`folder: ${res.statusCode} ${res.body}`);

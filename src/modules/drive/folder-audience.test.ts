@@ -1,19 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { media } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  roleCookie,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { bearer, makeKey, roleCookie, signedInUser } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { pdf } from "../../test-support/media-files.js";
 
@@ -22,8 +11,8 @@ import { pdf } from "../../test-support/media-files.js";
  * and classes they teach only, a key needs `drive:write` and the right to read the file where it is, and every
  * path that changes a file's folder (or a folder's audience) applies the rule.
  */
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { MEDIA_DIR: mediaDir() }, tenants: 1 });
+const [t] = tenants;
 let admin: string;
 let teacher: Record<string, string>;
 let student: Record<string, string>;
@@ -36,14 +25,8 @@ const f: Record<"course" | "otherCourse" | "klass" | "otherClass" | "everyone", 
   everyone: "",
 };
 
-type Method = "GET" | "POST" | "PATCH";
 const call = (method: Method, url: string, payload: object | undefined, auth: Record<string, string>) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, "accept-language": "en-US", ...auth, ...(payload ? json : {}) },
-    ...(payload ? { payload } : {}),
-  });
+  callApi(h, t, auth, method, url, payload, WHOLE_PATHS);
 const asAdmin = (method: Method, url: string, payload?: object) => call(method, url, payload, bearer(admin));
 
 async function created(res: Awaited<ReturnType<typeof call>>): Promise<string> {
@@ -85,13 +68,11 @@ function expectScope(res: Awaited<ReturnType<typeof call>>, scope: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ MEDIA_DIR: mediaDir() });
-  t = await makeTenant(h);
   admin = await makeKey(h, t, []);
-  const teacherUser = await makeUser(h, t, "teacher", TEST_PASSWORD);
-  const studentUser = await makeUser(h, t, "student", TEST_PASSWORD);
-  teacher = { cookie: await sessionCookie(h, t, teacherUser.email, TEST_PASSWORD) };
-  student = { cookie: await sessionCookie(h, t, studentUser.email, TEST_PASSWORD) };
+  const teacherUser = await signedInUser(h, t, "teacher");
+  const studentUser = await signedInUser(h, t, "student");
+  teacher = { cookie: teacherUser.cookie };
+  student = { cookie: studentUser.cookie };
   adminSession = { cookie: await roleCookie(h, t, "institution_admin") };
 
   const course = await created(await asAdmin("POST", "/api/institution/courses", { title: "Física" }));
@@ -147,7 +128,6 @@ beforeAll(async () => {
   );
   f.everyone = await created(await asAdmin("POST", "/api/institution/drive/folders", { name: "Todos" }));
 });
-afterAll(() => h.close());
 
 describe("a teacher shares files only with the audiences they teach", () => {
   it("cannot place, move or upload a file into a folder of the institution, another course or another class", async () => {

@@ -1,17 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
 import { COURSES, GROUPS, numbered, seedAudience } from "../../test-support/audience-seed.js";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -33,10 +24,10 @@ const SIZE = 50_000;
 const READ_BOUND = 500;
 const TABLES = ["drive_folders", "media", "enrollments", "class_group_members"];
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
-let student: { id: string; cookie: string };
+let student: SignedInUser;
 
 /** Accented and cased names, so the order is the folded one (É sorts with e); numbers padded for any collation. */
 const name = (prefix: string) =>
@@ -64,14 +55,10 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["drive:read"]);
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = { id: user.id, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
+  student = await signedInUser(h, t, "student");
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 /** The top-level folders a student may read, by the rule a single folder's read applies, in the list's order. */
 async function readable(): Promise<string[]> {

@@ -1,40 +1,20 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emailMessages, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  type TestTenant,
-} from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { bearer, json, makeKey, makeTenant, makeUser } from "../../test-support/harness.js";
+import { useMailKit } from "../../test-support/mail-kit.js";
 import type { SmtpSink } from "../../test-support/smtp-sink.js";
 import { type MailTransport, SendError } from "./transport.js";
 import { drainMail } from "./worker.js";
 
-let k: MailKit;
-let h: Harness;
+const k = useMailKit();
+const { h, a, drain, post, get, mailTo } = k;
 let smtp: SmtpSink;
 let transport: MailTransport;
-let a: TestTenant;
 let keyA: string;
-
-beforeAll(async () => {
-  k = await startMailKit();
-  ({ h, smtp, transport, a, keyA } = k);
+beforeAll(() => {
+  ({ smtp, transport, keyA } = k);
 });
-afterAll(() => k.close());
-
-const drain = (tenant?: TestTenant) => k.drain(tenant);
-const post = (tenant: TestTenant, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  k.post(tenant, url, payload, headers);
-const get = (tenant: TestTenant, url: string, key: string) => k.get(tenant, url, key);
-const mailTo = (address: string) => k.mailTo(address);
-const _linkIn = (text: string, path: string) => k.linkIn(text, path);
-const _email = (tenant: TestTenant) => k.email(tenant);
 
 describe("delivery status", () => {
   const sendOne = async () => {

@@ -2,38 +2,31 @@
  * Without SMTP_URL, mail goes to `.eml` files under the mail folder, sent by the worker's own loop (started here
  * as `npm start` starts it), on an embedded database of its own so the loop takes no other file's messages.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { json, makeKey } from "../../test-support/harness.js";
 import { startWorker, type Worker } from "../../worker/runner.js";
 
-let dir: string;
-let h: Harness;
-let t: TestTenant;
+const dir = mkdtempSync(join(tmpdir(), "aula-mail-"));
+// Declared first, so it runs last: the folder goes once the worker and the harness have stopped.
+afterAll(() => rm(dir, { recursive: true, force: true }));
+const { h, tenants } = useApi({
+  env: { DATABASE_URL: "", REDIS_URL: "", MAIL_DIR: dir, MAIL_FROM: "no-reply@eml.test" },
+  tenants: ["Escola Eme"],
+});
+const [t] = tenants;
 let worker: Worker;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "aula-mail-"));
-  h = await startHarness({ DATABASE_URL: "", REDIS_URL: "", MAIL_DIR: dir, MAIL_FROM: "no-reply@eml.test" });
-  t = await makeTenant(h, "Escola Eme");
+beforeAll(() => {
   worker = startWorker(h.ctx, pino({ level: "silent" }), [], { deliveries: false, mail: { pollMs: 20 } });
 });
-afterAll(async () => {
-  await worker.stop();
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => worker.stop());
 
 async function waitForFile(folder: string): Promise<string> {
   for (let i = 0; i < 250; i++) {

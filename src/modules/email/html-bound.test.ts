@@ -2,19 +2,13 @@
  * Issue 19, point 3: an e-mail template's HTML at its 200,000-character limit is sanitised off the event loop.
  * On the loop, sanitize-html took 100-700 ms for such a body, and every other tenant's requests waited.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let cookie: string;
 
 function post(url: string, payload: object) {
@@ -22,11 +16,8 @@ function post(url: string, payload: object) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   cookie = await adminCookie(h, a);
 });
-afterAll(() => h.close());
 
 describe("e-mail template HTML at its limit", () => {
   it("is sanitised without holding the event loop, and still sanitised", async () => {

@@ -1,30 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emailMessages } from "../../db/schema/index.js";
-import { bearer, type Harness, type TestTenant, tablesContaining } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { bearer, tablesContaining } from "../../test-support/harness.js";
+import { useMailKit } from "../../test-support/mail-kit.js";
 import type { SmtpSink } from "../../test-support/smtp-sink.js";
 
-let k: MailKit;
-let h: Harness;
+const k = useMailKit();
+const { h, a, drain, post, get, mailTo, linkIn, email } = k;
 let smtp: SmtpSink;
-let a: TestTenant;
 let keyA: string;
-
-beforeAll(async () => {
-  k = await startMailKit();
-  ({ h, smtp, a, keyA } = k);
+beforeAll(() => {
+  ({ smtp, keyA } = k);
 });
-afterAll(() => k.close());
-
-const drain = (tenant?: TestTenant) => k.drain(tenant);
-const post = (tenant: TestTenant, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  k.post(tenant, url, payload, headers);
-const get = (tenant: TestTenant, url: string, key: string) => k.get(tenant, url, key);
-const mailTo = (address: string) => k.mailTo(address);
-const linkIn = (text: string, path: string) => k.linkIn(text, path);
-const email = (tenant: TestTenant) => k.email(tenant);
 
 describe("invitation mail through SMTP", () => {
   it("sends the invite in the invitation's language, with headers, both parts and an accept link that works", async () => {

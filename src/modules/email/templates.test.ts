@@ -1,40 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LOCALES } from "../../locales/index.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   sessionCookie,
   TEST_PASSWORD,
-  type TestTenant,
 } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { useMailKit } from "../../test-support/mail-kit.js";
 import { TEMPLATE_KEYS } from "./defaults.js";
 
-let k: MailKit;
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const k = useMailKit();
+const { h, a, b, drain, post, get, mailTo, linkIn, email } = k;
 let keyA: string;
 let keyB: string;
-
-beforeAll(async () => {
-  k = await startMailKit();
-  ({ h, a, b, keyA, keyB } = k);
+beforeAll(() => {
+  ({ keyA, keyB } = k);
 });
-afterAll(() => k.close());
-
-const drain = (tenant?: TestTenant) => k.drain(tenant);
-const post = (tenant: TestTenant, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  k.post(tenant, url, payload, headers);
-const get = (tenant: TestTenant, url: string, key: string) => k.get(tenant, url, key);
-const mailTo = (address: string) => k.mailTo(address);
-const linkIn = (text: string, path: string) => k.linkIn(text, path);
-const email = (tenant: TestTenant) => k.email(tenant);
 
 describe("templates", () => {
   it("lists the six keys in four locales, and an override changes what is sent", async () => {

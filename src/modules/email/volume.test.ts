@@ -3,33 +3,22 @@
  * the event loop, so 1,000 recipients of a 200,000-character message held the server for minutes.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emailMessages } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeUser } from "../../test-support/harness.js";
 import { MAX_QUEUED_CHARACTERS } from "./messages.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 let userIds: string[];
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
   userIds = [];
   for (let i = 0; i < 11; i++) userIds.push((await makeUser(h, t, "teacher")).id);
 });
-afterAll(() => h.close());
 
 const send = (bodyHtml: string, bodyText: string, ids: string[]) =>
   h.inject({

@@ -3,19 +3,16 @@
  * the whole call: its statements are built and run a chunk of rows at a time, the loop turning between them.
  */
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { enrollments, tenants } from "../../db/schema/index.js";
-import { bearer, type Harness, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
 /** The longest silence allowed, as a share of the call (see users/bulk-bound.test.ts): the call itself before. */
 const MAX_SHARE = 0.4;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) } });
 
 describe("POST /enrollments/bulk at its limit", () => {
   it("enrolls 1,000 students without blocking the event loop for the whole batch", async () => {

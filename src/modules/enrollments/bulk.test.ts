@@ -2,34 +2,20 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BULK_CHUNK } from "../../db/chunks.js";
 import type { Db } from "../../db/client.js";
 import * as schema from "../../db/schema/index.js";
 import { classGroups, enrollments, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, json, makeKey, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 import { automationDeps, createAutomation } from "../automations/service.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvents } from "../events/emit.js";
 import { bulkEnroll } from "./bulk-enroll.js";
 
-let h: Harness;
-
-beforeAll(async () => {
-  // Many students per tenant: the free plan's student limit has its own tests.
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: MANY_STUDENTS });
 
 const bulk = (t: TestTenant, key: string, items: unknown[]) =>
   h.inject({

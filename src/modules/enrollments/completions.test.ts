@@ -1,40 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { enrollments, lessonCompletions, platformEvents } from "../../db/schema/index.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, type ModuleSpec, makeCourse } from "../../test-support/catalogue.js";
 import {
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { recordCompletion } from "./completions.js";
 
-let h: Harness;
-let a: TestTenant;
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 1 });
+const [a] = tenants;
 let keyA: string;
 
 beforeAll(async () => {
-  // Many students per tenant: the free plan's student limit has its own tests.
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) });
-  a = await makeTenant(h);
   keyA = await makeKey(h, a, ["enrollments:read", "enrollments:write"]);
 });
-afterAll(() => h.close());
 
-const call = (t: TestTenant, key: string, method: string, url: string, payload?: unknown) =>
-  h.inject({
-    method: method as "GET",
-    url: `/api/institution${url}`,
-    headers: { host: t.host, "accept-language": "en-US", ...bearer(key), ...(payload ? json : {}) },
-    ...(payload ? { payload: payload as object } : {}),
-  });
 const complete = (userId: string, lessonId: string, body: object = {}) =>
   call(a, keyA, "PUT", `/lessons/${lessonId}/completions/${userId}`, body);
 

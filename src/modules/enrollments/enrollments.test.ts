@@ -1,44 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroups, enrollments, lessonCompletions, platformEvents } from "../../db/schema/index.js";
+import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import {
-  bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { pageQuery } from "./repo.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  // Many students per tenant: the free plan's student limit has its own tests.
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["enrollments:read", "enrollments:write"]);
   keyB = await makeKey(h, b, []);
 });
-afterAll(() => h.close());
-
-const call = (t: TestTenant, key: string, method: string, url: string, payload?: unknown) =>
-  h.inject({
-    method: method as "GET",
-    url: `/api/institution${url}`,
-    headers: { host: t.host, "accept-language": "en-US", ...bearer(key), ...(payload ? json : {}) },
-    ...(payload ? { payload: payload as object } : {}),
-  });
 
 async function eventsOf(t: TestTenant, type: string) {
   return h.database.db

@@ -1,25 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { enrollments, lessonCompletions, platformEvents } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
-import {
-  type Harness,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { makeUser } from "../../test-support/harness.js";
 import { JOBS } from "../../worker/runner.js";
 import { expireEnrollments } from "./expiry.js";
 
-let h: Harness;
-let t: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) });
-  t = await makeTenant(h);
-});
-afterAll(() => h.close());
+const { h, tenants } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) }, tenants: 1 });
+const [t] = tenants;
 
 const past = new Date(Date.now() - 3_600_000).toISOString();
 const future = new Date(Date.now() + 86_400_000).toISOString();

@@ -1,29 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { enrollments, tenants } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import { makeCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, json, makeKey, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 
 /**
  * The plan's student limit counts every user who is a `student` or holds a current student enrollment: enrolling
  * staff as students is no side door around it, on any path that makes or revives such an enrollment.
  */
-let h: Harness;
 const LIMIT = 3;
-
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: LIMIT }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: LIMIT }) } });
 
 interface Setup {
   t: TestTenant;

@@ -1,18 +1,17 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
 import {
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { captureStatements, explainPlan, rowsRead, type Statement } from "../../test-support/plans.js";
 
-let h: Harness;
+const { h } = useApi();
 let a: TestTenant;
 let b: TestTenant;
 let keyA: string;
@@ -46,7 +45,6 @@ async function all(query: string, perPage: number): Promise<Page["data"]> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
   [a, b] = [await makeTenant(h), await makeTenant(h)];
   keyA = await makeKey(h, a, []);
   keyB = await makeKey(h, b, []);
@@ -67,7 +65,6 @@ beforeAll(async () => {
   });
   studentId = student.json().id;
 });
-afterAll(() => h.close());
 
 describe("GET /api/institution/events", () => {
   it("pages through every event once, oldest first, following pagination.next", async () => {

@@ -1,16 +1,13 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformEvents } from "../../db/schema/index.js";
-import { type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { makeTenant } from "../../test-support/harness.js";
 import { EVENT_SAMPLES } from "./catalogue.js";
 import { emitEvent } from "./emit.js";
 import { purgeExpired } from "./retention.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 describe("the retention purge", () => {
   it("deletes events older than 30 days and keeps the rest", async () => {

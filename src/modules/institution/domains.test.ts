@@ -1,55 +1,36 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tenantDomains } from "../../db/schema/index.js";
 import { createTxtStub, noTxtData, type TxtStub } from "../../platform/outbound/resolver.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
-  type TestTenant,
   uniqueSlug,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: ["Test Institution", "Beta University"] });
+const [a, b] = tenants;
 let adminA: string;
 let adminB: string;
 let txt: TxtStub;
 
 beforeAll(async () => {
-  h = await startHarness();
   txt = createTxtStub();
   h.ctx.resolveTxt = txt.resolveTxt;
-  a = await makeTenant(h);
-  b = await makeTenant(h, "Beta University");
   adminA = await adminCookie(h, a);
   adminB = await adminCookie(h, b);
 });
-afterAll(() => h.close());
 
 /** A host no other test (or test file sharing the database) uses. */
 const freshHost = () => `learn.${uniqueSlug("d")}.example.org`;
 
-function call(
-  method: "GET" | "POST" | "DELETE",
-  url: string,
-  cookie = adminA,
-  payload?: unknown,
-  host = a.host,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host, cookie, "accept-language": "en-US", ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = (method: Method, url: string, cookie = adminA, payload?: unknown, host = a.host) =>
+  callApi(h, { host }, cookie, method, url, payload, WHOLE_PATHS);
 
 const addDomain = (domain: string, cookie = adminA, tenantHost = a.host) =>
   call("POST", "/api/institution/domains", cookie, { host: domain }, tenantHost);

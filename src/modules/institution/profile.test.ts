@@ -1,30 +1,27 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tenantDomains, tenants } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants: testTenants } = useApi({
+  env: { PLAN_STUDENT_LIMITS: '{"free":7,"growth":300}' },
+  tenants: ["Colégio Alfa", "Beta University"],
+});
+const [a, b] = testTenants;
 let adminA: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: '{"free":7,"growth":300}' });
-  a = await makeTenant(h, "Colégio Alfa");
-  b = await makeTenant(h, "Beta University");
   adminA = await adminCookie(h, a);
 });
-afterAll(() => h.close());
 
 const getProfile = (tenant: TestTenant, headers: Record<string, string>) =>
   h.inject({ method: "GET", url: "/api/institution/profile", headers: { host: tenant.host, ...headers } });

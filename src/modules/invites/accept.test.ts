@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   billingSubscriptions,
   classGroupMembers,
@@ -12,35 +12,32 @@ import {
   tenants,
   users,
 } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import { makeCourse } from "../../test-support/catalogue.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   sessionCookie,
-  startHarness,
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants: testTenants } = useApi({
+  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 2 }), LOGIN_MAX_PER_IP: "5" },
+  tenants: 2,
+});
+const [t, other] = testTenants;
 let key: string;
 let seq = 0;
 const PASSWORD = "a long enough password";
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 2 }), LOGIN_MAX_PER_IP: "5" });
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["invites:write"]);
 });
-afterAll(() => h.close());
 
 /** Each call from its own address unless told, so the per-IP budget only bites in its own test. */
 const someIp = () => `10.200.${randomInt(256)}.${randomInt(1, 255)}`;

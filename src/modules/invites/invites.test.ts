@@ -1,58 +1,32 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroups, invites, platformEvents } from "../../db/schema/index.js";
 import { sha256Hex } from "../../platform/auth/secrets.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
-  json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
-  type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
 import { expireInvites } from "./expiry.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 let seq = 0;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["invites:read", "invites:write"]);
 });
-afterAll(() => h.close());
 
 const address = () => `guest${++seq}@example.com`;
 
-function send(
-  method: "GET" | "POST" | "DELETE",
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = bearer(key),
-  tenant = t,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...(payload === undefined ? {} : json),
-      ...headers,
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const send = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 async function invite(payload: Record<string, unknown> = {}) {
   const res = await send("POST", "/api/institution/invites", { email: address(), ...payload });

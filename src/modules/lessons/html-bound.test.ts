@@ -2,20 +2,13 @@
  * Issue 19, point 3: a lesson body at its 100,000-character limit is sanitised off the event loop. On the loop,
  * sanitize-html took 80-650 ms for such a body, and every other tenant's requests waited that long.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let key: string;
 let moduleId: string;
 
@@ -26,13 +19,10 @@ function post(url: string, payload: object) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   key = await makeKey(h, a, ["courses:read", "courses:write"], unlimited);
   const course = (await post("/api/institution/courses", { title: "c" })).json().id;
   moduleId = (await post(`/api/institution/courses/${course}/modules`, { title: "m" })).json().id;
 });
-afterAll(() => h.close());
 
 describe("lesson HTML at its limit", () => {
   it("is sanitised without holding the event loop, and still sanitised", async () => {

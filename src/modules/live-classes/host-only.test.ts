@@ -1,18 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { liveClassAttendance, liveClasses, liveClassOccurrences } from "../../db/schema/index.js";
+import { type Credential, callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
-  json,
   makeKey,
-  makeTenant,
   makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
+  type SignedInUser,
+  signedInUser,
 } from "../../test-support/harness.js";
 
 /**
@@ -20,13 +16,13 @@ import {
  * manages (edits, cancels) only the classes it hosts and runs (starts, ends, takes attendance) only those it hosts
  * or co-hosts; administrators and keys act for the institution.
  */
-let h: Harness;
-let a: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [a] = tenants;
 let key: string;
 let admin: Record<string, string>;
-let host: { id: string; cookie: Record<string, string> };
-let coHost: { id: string; cookie: Record<string, string> };
-let colleague: { id: string; cookie: Record<string, string> };
+let host: SignedInUser;
+let coHost: SignedInUser;
+let colleague: SignedInUser;
 let studentId: string;
 
 const BASE = "/api/institution/live-classes";
@@ -40,43 +36,17 @@ const HOST_OR_COHOST = {
   message: "Only the class's host, a co-host or an administrator can do this.",
 };
 
-async function teacher() {
-  const user = await makeUser(h, a, "teacher", TEST_PASSWORD);
-  return { id: user.id, cookie: { cookie: await sessionCookie(h, a, user.email, TEST_PASSWORD) } };
-}
-
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
   key = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   admin = { cookie: await adminCookie(h, a) };
-  host = await teacher();
-  coHost = await teacher();
-  colleague = await teacher();
+  host = await signedInUser(h, a, "teacher");
+  coHost = await signedInUser(h, a, "teacher");
+  colleague = await signedInUser(h, a, "teacher");
   studentId = (await makeUser(h, a, "student")).id;
 });
-afterAll(async () => {
-  await h.close();
-});
 
-function call(
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
-  url: string,
-  payload: unknown,
-  credentials: Record<string, string>,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: a.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = (method: Method, url: string, payload: unknown, credentials: Credential) =>
+  callApi(h, a, credentials, method, url, payload, WHOLE_PATHS);
 
 /** A weekly class of the host's own session, with a co-host and a student invited. */
 async function hostsClass(): Promise<{ id: string; occurrences: string[] }> {

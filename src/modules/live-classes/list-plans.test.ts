@@ -1,14 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey } from "../../test-support/harness.js";
 import { captureStatements, expectFlatPlan, explainPlan, type Statement } from "../../test-support/plans.js";
 
 /**
@@ -20,8 +14,8 @@ import { captureStatements, expectFlatPlan, explainPlan, type Statement } from "
 const SIZE = 50_000;
 const CANCELED = SIZE / 10;
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 async function seed(): Promise<void> {
@@ -45,12 +39,9 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["live-classes:read"]);
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 type Page = {
   data: { title: string; startsAt: string; provider: string }[];

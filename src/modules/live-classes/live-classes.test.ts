@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import nodeIcal, { type VEvent } from "node-ical";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   classGroupMembers,
   classGroups,
@@ -10,20 +10,9 @@ import {
   platformEvents,
   webhookDeliveries,
 } from "../../db/schema/index.js";
-import { type FakeVideo, startFakeVideo } from "../../test-support/fake-video.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
+import { adminCookie, bearer, makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import { automationDeps } from "../automations/service.js";
 import { createModule } from "../course-modules/service.js";
 import { createCourse } from "../courses/service.js";
@@ -31,16 +20,15 @@ import { createEnrollment } from "../enrollments/service.js";
 import { createLesson } from "../lessons/service.js";
 import { createEndpoint } from "../webhooks/service.js";
 
-let h: Harness;
-let fake: FakeVideo;
-let a: TestTenant;
-let b: TestTenant;
+const fake = useFakeVideo();
+const { h, tenants } = useApi({ env: () => fakeVideoEnv(fake), tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 let adminA: Record<string, string>;
-let teacher: { id: string; email: string; cookie: string };
-let member: { id: string; email: string; cookie: string };
-let outsider: { id: string; email: string; cookie: string };
+let teacher: SignedInUser;
+let member: SignedInUser;
+let outsider: SignedInUser;
 let groupId: string;
 let courseId: string;
 let lessonId: string;
@@ -49,26 +37,13 @@ const BASE = "/api/institution/live-classes";
 // Whole minutes in the future, so occurrence times compare exactly.
 const START = new Date(Math.floor((Date.now() + 7 * 86_400_000) / 60_000) * 60_000).toISOString();
 
-async function person(t: TestTenant, role: "student" | "teacher") {
-  const user = await makeUser(h, t, role, TEST_PASSWORD);
-  return { id: user.id, email: user.email, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
-}
-
 beforeAll(async () => {
-  fake = await startFakeVideo();
-  h = await startHarness({
-    OUTBOUND_ALLOW_CIDRS: "127.0.0.3/32",
-    ZOOM_API_BASE: `${fake.url}/v2`,
-    ZOOM_OAUTH_BASE: fake.url,
-  });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   keyB = await makeKey(h, b, ["live-classes:read", "live-classes:write"]);
   adminA = { cookie: await adminCookie(h, a) };
-  teacher = await person(a, "teacher");
-  member = await person(a, "student");
-  outsider = await person(a, "student");
+  teacher = await signedInUser(h, a, "teacher");
+  member = await signedInUser(h, a, "student");
+  outsider = await signedInUser(h, a, "student");
   const db = h.database.db;
   const [group] = await db
     .insert(classGroups)
@@ -84,30 +59,8 @@ beforeAll(async () => {
   ).id;
   await createEnrollment(db, h.config.plans, a.id, { kind: "system" }, { userId: member.id, courseId });
 });
-afterAll(async () => {
-  await h.close();
-  await fake.close();
-});
 
-function call(
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
-  url: string,
-  payload?: unknown,
-  credentials: Record<string, string> = bearer(keyA),
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: bearer(keyA) }), WHOLE_PATHS);
 
 const events = async (type: string) =>
   (

@@ -1,25 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { calendarEvents, classGroups, liveClasses } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { bearer, makeKey, roleCookie, type TestTenant } from "../../test-support/harness.js";
 
 // Issue 19, point 1: a recurrence rule that never matches made rrule.js walk day by day to the year 9999 (22 s on
 // the event loop, every tenant waiting). Each expansion is now bounded by a span, whatever the rule.
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 let teacherCookie: string;
@@ -37,40 +26,23 @@ const WALL_MS = 2_000;
 const STALL_MS = 1_000;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   keyB = await makeKey(h, b, ["live-classes:read", "live-classes:write"]);
-  const teacher = await makeUser(h, a, "teacher", TEST_PASSWORD);
-  teacherCookie = await sessionCookie(h, a, teacher.email, TEST_PASSWORD);
+  teacherCookie = await roleCookie(h, a, "teacher");
   const [group] = await h.database.db
     .insert(classGroups)
     .values({ tenantId: a.id, name: "Turma R" })
     .returning({ id: classGroups.id });
   groupId = (group as { id: string }).id;
 });
-afterAll(() => h.close());
 
-function call(
-  method: "GET" | "POST",
+const call = (
+  method: Method,
   url: string,
   headers: Record<string, string>,
   tenant: TestTenant,
   body?: object,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...headers,
-      ...(body === undefined ? {} : json),
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
-}
+) => callApi(h, tenant, headers, method, url, body, WHOLE_PATHS);
 
 const classBody = (recurrence: string, title = "Aula recorrente") => ({
   title,

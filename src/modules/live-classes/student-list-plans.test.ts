@@ -1,15 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
 import { COURSES, GROUPS, numbered, seedAudience } from "../../test-support/audience-seed.js";
-import {
-  type Harness,
-  makeTenant,
-  makeUser,
-  sessionCookie,
-  startHarness,
-  TEST_PASSWORD,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { type SignedInUser, signedInUser } from "../../test-support/harness.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -39,9 +32,9 @@ const TABLES = [
   "class_group_members",
 ];
 
-let h: Harness;
-let t: TestTenant;
-let student: { id: string; cookie: string };
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
+let student: SignedInUser;
 
 async function seed(): Promise<void> {
   const db = h.database.db;
@@ -78,13 +71,9 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  const user = await makeUser(h, t, "student", TEST_PASSWORD);
-  student = { id: user.id, cookie: await sessionCookie(h, t, user.email, TEST_PASSWORD) };
+  student = await signedInUser(h, t, "student");
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 const ORDER: Record<string, string> = {
   startsAt: "starts_at, id",

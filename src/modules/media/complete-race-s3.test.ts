@@ -1,8 +1,10 @@
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { media } from "../../db/schema/index.js";
-import { bearer, type Harness, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey } from "../../test-support/harness.js";
+import { useStarted } from "../../test-support/late.js";
 import { png } from "../../test-support/media-files.js";
 import { GatedS3, isCopy, isRangedGet } from "../../test-support/s3-gate.js";
 import { expireUploads } from "./expiry.js";
@@ -11,28 +13,31 @@ import { expireUploads } from "./expiry.js";
  * Completion of S3 uploads under races, against a real S3-compatible server (s3rver) behind a proxy that holds
  * one chosen request of a verification, so a second completion or a client's PUT lands at an exact step.
  */
-let h: Harness;
-let s3: GatedS3;
-let tenant: Awaited<ReturnType<typeof makeTenant>>;
-let key: string;
-
-beforeAll(async () => {
-  s3 = new GatedS3();
-  await s3.start("aula-race");
-  h = await startHarness({
+const s3 = useStarted(
+  "the gated S3 server",
+  async () => {
+    const gate = new GatedS3();
+    await gate.start("aula-race");
+    return gate;
+  },
+  (gate) => gate.close(),
+);
+const { h, tenants } = useApi({
+  env: () => ({
     MEDIA_STORAGE: "s3",
     S3_ENDPOINT: s3.endpoint,
     S3_BUCKET: "aula-race",
     S3_ACCESS_KEY_ID: "S3RVER",
     S3_SECRET_ACCESS_KEY: "S3RVER",
     S3_PREFIX: "media",
-  });
-  tenant = await makeTenant(h);
-  key = await makeKey(h, tenant, ["media:read", "media:write"]);
+  }),
+  tenants: 1,
 });
-afterAll(async () => {
-  await h.close();
-  await s3.close();
+const [tenant] = tenants;
+let key: string;
+
+beforeAll(async () => {
+  key = await makeKey(h, tenant, ["media:read", "media:write"]);
 });
 
 const client = () =>

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { pdf } from "../../test-support/media-files.js";
 
 /** Bidirectional controls in file and folder names are refused (400 naming the field), on creation and rename. */
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { MEDIA_DIR: mediaDir() }, tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness({ MEDIA_DIR: mediaDir() });
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["media:read", "media:write", "drive:read", "drive:write"]);
 });
-afterAll(() => h.close());
 
 const BIDI = [
   "\u061c",
@@ -39,13 +29,7 @@ const BIDI = [
 ];
 const hex = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
-const call = (method: "POST" | "PATCH" | "GET", url: string, payload?: object) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, "accept-language": "en-US", ...bearer(key), ...(payload ? json : {}) },
-    ...(payload ? { payload } : {}),
-  });
+const call = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 function expectRefused(res: Awaited<ReturnType<typeof call>>, field: string, char: string) {
   expect(res.statusCode, `${hex(char)} in ${field}`).toBe(400);

@@ -4,17 +4,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { media } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey } from "../../test-support/harness.js";
 import { mediaDir, pathOf } from "../../test-support/media-client.js";
 import { pdf } from "../../test-support/media-files.js";
 
@@ -24,9 +17,9 @@ import { pdf } from "../../test-support/media-files.js";
  * checksum against other bytes. Now the first body to be whole stays, the other is 409, and what is served after
  * completion is exactly the body whose checksum was recorded.
  */
-let h: Harness;
-let dir: string;
-let a: TestTenant;
+const dir = mediaDir();
+const { h, tenants } = useApi({ env: { MEDIA_DIR: dir }, tenants: 1 });
+const [a] = tenants;
 let key: string;
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -35,12 +28,8 @@ const FIRST = pdf("version A of the syllabus");
 const SECOND = pdf("version B of the syllabus");
 
 beforeAll(async () => {
-  dir = mediaDir();
-  h = await startHarness({ MEDIA_DIR: dir });
-  a = await makeTenant(h);
   key = await makeKey(h, a, ["media:read", "media:write"]);
 });
-afterAll(() => h.close());
 
 const headers = () => ({ host: a.host, "accept-language": "en-US", ...bearer(key) });
 

@@ -3,60 +3,31 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readCounter } from "../../db/counters.js";
 import { media, platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey, makeTenant, roleCookie } from "../../test-support/harness.js";
 import { mediaDir, pathOf, uploadLocal } from "../../test-support/media-client.js";
 import { mp4, pdf, png, vtt } from "../../test-support/media-files.js";
 import { expireUploads } from "./expiry.js";
 
-let h: Harness;
-let dir: string;
-let a: TestTenant;
-let b: TestTenant;
+const dir = mediaDir();
+const logs: string[] = [];
+const { h, tenants } = useApi({
+  env: { MEDIA_DIR: dir },
+  harness: { onLog: (line) => logs.push(line), logLevel: "info" },
+  tenants: 2,
+});
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
-const logs: string[] = [];
 
 beforeAll(async () => {
-  dir = mediaDir();
-  h = await startHarness({ MEDIA_DIR: dir }, { onLog: (line) => logs.push(line), logLevel: "info" });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["media:read", "media:write", "courses:read", "courses:write"]);
   keyB = await makeKey(h, b, ["media:read", "media:write"]);
 });
-afterAll(() => h.close());
-
-function call(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  key = keyA,
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...bearer(key),
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: keyA }), WHOLE_PATHS);
 
 const row = async (tenantId: string, id: string) =>
   (

@@ -4,31 +4,37 @@ import { join } from "node:path";
 import S3rver from "@20minutes/s3rver";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readCounter } from "../../db/counters.js";
 import { media } from "../../db/schema/index.js";
-import { bearer, type Harness, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant } from "../../test-support/harness.js";
+import { useStarted } from "../../test-support/late.js";
 import { mp4, pdf, png } from "../../test-support/media-files.js";
 
 /**
  * A real S3-compatible server (s3rver, started here) reached by the AWS SDK's presigned URLs; the test sends the
  * bytes straight to the bucket with fetch, as a browser would.
  */
-let h: Harness;
-let s3rver: S3rver;
 let endpoint: string;
-
-beforeAll(async () => {
-  s3rver = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: mkdtempSync(join(tmpdir(), "aula-s3rver-")),
-    configureBuckets: [{ name: "aula-test", configs: [] }],
-  });
-  const { port } = await s3rver.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  h = await startHarness({
+useStarted(
+  "s3rver",
+  async () => {
+    const s3rver = new S3rver({
+      port: 0,
+      address: "127.0.0.1",
+      silent: true,
+      directory: mkdtempSync(join(tmpdir(), "aula-s3rver-")),
+      configureBuckets: [{ name: "aula-test", configs: [] }],
+    });
+    const { port } = await s3rver.run();
+    endpoint = `http://127.0.0.1:${port}`;
+    return s3rver;
+  },
+  (s3rver) => s3rver.close(),
+);
+const { h } = useApi({
+  env: () => ({
     MEDIA_STORAGE: "s3",
     S3_ENDPOINT: endpoint,
     S3_BUCKET: "aula-test",
@@ -36,11 +42,7 @@ beforeAll(async () => {
     S3_SECRET_ACCESS_KEY: "S3RVER",
     S3_PREFIX: "media",
     PLAN_STORAGE_LIMITS: JSON.stringify({ free: 20_000 }),
-  });
-});
-afterAll(async () => {
-  await h.close();
-  await s3rver.close();
+  }),
 });
 
 const s3 = () =>

@@ -1,32 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { media } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 import { mediaDir } from "../../test-support/media-client.js";
 
 /**
  * A process without S3 configuration (this harness: the local store only) reading files that another process,
  * configured for S3, wrote to the shared database: the rows are inserted as that process would have left them.
  */
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { MEDIA_DIR: mediaDir() }, tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness({ MEDIA_DIR: mediaDir() });
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["media:read", "media:write", "drive:read", "drive:write"]);
 });
-afterAll(() => h.close());
 
 async function s3File(status: "ready" | "pending_upload", folderId: string | null = null) {
   const id = randomUUID();
@@ -47,13 +37,7 @@ async function s3File(status: "ready" | "pending_upload", folderId: string | nul
   return id;
 }
 
-const call = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, "accept-language": "en-US", ...bearer(key), ...(payload ? json : {}) },
-    ...(payload ? { payload } : {}),
-  });
+const call = callerFor(h, () => ({ tenant: t, credential: key }), WHOLE_PATHS);
 
 function expectUnavailable(res: Awaited<ReturnType<typeof call>>) {
   expect(res.statusCode).toBe(503);

@@ -16,13 +16,8 @@ import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { createDnsStub, type DnsStub } from "../../platform/outbound/resolver.js";
 import { checkTargetUrl } from "../../platform/outbound/target-url.js";
-import {
-  adminCookie,
-  type Harness,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, makeTenant, type TestTenant } from "../../test-support/harness.js";
 import { startWorker } from "../../worker/runner.js";
 import { claimDue, DISABLED_AUTOMATION_ERROR } from "./claim.js";
 import { keyringFrom, SECRET_ERROR } from "./deliver.js";
@@ -79,7 +74,9 @@ function flatHeaders(headers: IncomingMessage["headers"]): Record<string, string
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let h: Harness;
+const { h } = useApi({
+  env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_RETRY_SCHEDULE: "1,1,1", WEBHOOK_TIMEOUT_MS: "1000" },
+});
 let client: OutboundClient;
 let dns: DnsStub;
 let receiver: Listener;
@@ -90,11 +87,6 @@ const routes = new Map<string, { handler: Handler; secret: string }>();
 const seen: Seen[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({
-    OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32",
-    WEBHOOK_RETRY_SCHEDULE: "1,1,1",
-    WEBHOOK_TIMEOUT_MS: "1000",
-  });
   dns = createDnsStub();
   client = createOutboundClient(h.config.outbound, { resolve: dns.resolve });
   for (let attempt = 0; ; attempt++) {
@@ -145,7 +137,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.destroy();
   await Promise.all([receiver, canary].filter((l) => l !== undefined).map((l) => closeServer(l.server)));
-  await h?.close();
 });
 
 interface TestAutomation {

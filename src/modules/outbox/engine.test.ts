@@ -21,7 +21,8 @@ import {
 } from "../../db/schema/index.js";
 import { sealSecret } from "../../platform/crypto/secret-box.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
-import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { makeTenant, type TestTenant } from "../../test-support/harness.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { claimDue } from "./claim.js";
@@ -33,7 +34,7 @@ import { type DeliveryLoopOptions, startDeliveryLoop } from "./worker.js";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = pino({ level: "silent" });
 
-let h: Harness;
+const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_TIMEOUT_MS: "1500" } });
 let client: OutboundClient;
 let server: Server;
 let port: number;
@@ -48,7 +49,6 @@ const holding = new Set<string>();
 const held: ServerResponse[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_TIMEOUT_MS: "1500" });
   client = createOutboundClient(h.config.outbound, { resolve: h.ctx.resolve });
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const route = (req.url ?? "/").split("/")[1] ?? "";
@@ -76,7 +76,6 @@ afterAll(async () => {
   await client?.destroy();
   server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await h?.close();
 });
 
 interface Endpoint {

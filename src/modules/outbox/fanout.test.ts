@@ -4,38 +4,17 @@
  * institution may have is capped (MAX_AUTOMATIONS_PER_INSTITUTION), checked under a lock.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { automations, platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { adminCaller, tenantAdmin, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import type { TestTenant } from "../../test-support/harness.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ MAX_AUTOMATIONS_PER_INSTITUTION: "12" });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { MAX_AUTOMATIONS_PER_INSTITUTION: "12" } });
 
 const URL_OK = "https://93.184.215.14/endpoint";
 
-async function admin() {
-  const t = await makeTenant(h);
-  return { t, cookie: await adminCookie(h, t) };
-}
-
-function call(a: { t: TestTenant; cookie: string }, method: string, url: string, payload?: unknown) {
-  return h.inject({
-    method: method as "GET",
-    url,
-    headers: { host: a.t.host, cookie: a.cookie, "accept-language": "en-US", ...(payload ? json : {}) },
-    ...(payload ? { payload: payload as object } : {}),
-  });
-}
+const admin = () => tenantAdmin(h);
+const call = adminCaller(h, WHOLE_PATHS);
 
 async function countWhere(
   table: typeof webhookDeliveries | typeof platformEvents | typeof users,

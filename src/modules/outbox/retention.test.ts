@@ -5,8 +5,9 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readCounter } from "../../db/counters.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   type Harness,
@@ -19,11 +20,7 @@ import { JOBS, startWorker } from "../../worker/runner.js";
 import { purgeCompletedDeliveries } from "./retention.js";
 import { rowsOf } from "./sql.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h?.close());
+const { h } = useApi();
 
 interface Owner {
   t: TestTenant;

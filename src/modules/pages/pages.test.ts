@@ -1,16 +1,15 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tenants } from "../../db/schema/index.js";
-import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { makeTenant, type TestTenant } from "../../test-support/harness.js";
 
-let h: Harness;
+const { h } = useApi();
 let a: TestTenant;
 
 beforeAll(async () => {
-  h = await startHarness();
   a = await makeTenant(h, 'Escola <Alfa> & "Cia"');
 });
-afterAll(() => h.close());
 
 const page = (host: string, url: string, language?: string) =>
   h.inject({

@@ -4,37 +4,20 @@
  * took 39 s). On the code before this change the first timed request below (`^(a|a)*$`, 26 characters) took 3.4 s
  * under this harness and 30 characters took 132 s, so the test fails its budget in seconds instead of hanging.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callerFor, useApi } from "../../test-support/api.js";
+import { adminCookie } from "../../test-support/harness.js";
 import { matchesWhole } from "./pattern-engine.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) }, tenants: 1 });
+const [t] = tenants;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) });
-  t = await makeTenant(h);
   cookie = await adminCookie(h, t);
 });
-afterAll(() => h.close());
 
-type Method = "POST" | "PATCH" | "GET";
-function call(method: Method, url: string, payload?: unknown) {
-  return h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, cookie, "accept-language": "en-US", ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: t, credential: cookie }));
 type Detail = { field: string; message: string };
 const detailsOf = (res: { json(): { details?: Detail[] } }) => res.json().details ?? [];
 

@@ -1,45 +1,31 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, profileFields, userProfileValues } from "../../db/schema/index.js";
+import { fieldsOf, type Method, useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants, call } = useApi({
+  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) },
+  tenants: 2,
+});
+const [a, b] = tenants;
 let cookieA: string;
 let cookieB: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   cookieA = await adminCookie(h, a);
   cookieB = await adminCookie(h, b);
 });
-afterAll(() => h.close());
 
-type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-function call(t: TestTenant, cookie: string, method: Method, url: string, payload?: unknown) {
-  return h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, cookie, "accept-language": "en-US", ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
-}
 const A = (method: Method, url: string, payload?: unknown) => call(a, cookieA, method, url, payload);
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 async function field(t: TestTenant, cookie: string, body: Record<string, unknown>) {
   const res = await call(t, cookie, "POST", "/profile-fields", body);

@@ -5,26 +5,18 @@
  */
 import { readFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { userProfileValues } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi } from "../../test-support/api.js";
+import { adminCookie, makeUser } from "../../test-support/harness.js";
 import { comparisonKey } from "./comparison-key.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) }, tenants: 1 });
+const [t] = tenants;
 let cookie: string;
+const call = callerFor(h, () => ({ tenant: t, credential: cookie }));
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) });
-  t = await makeTenant(h);
   cookie = await adminCookie(h, t);
   const field = await call("POST", "/profile-fields", {
     key: "code",
@@ -34,17 +26,7 @@ beforeAll(async () => {
   });
   expect(field.statusCode, field.body).toBe(201);
 });
-afterAll(() => h.close());
 
-type Method = "POST" | "PATCH" | "GET";
-function call(method: Method, url: string, payload?: unknown) {
-  return h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, cookie, "accept-language": "en-US", ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
-}
 let n = 0;
 const create = (code: string) => {
   n += 1;

@@ -1,47 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { questionBanks, questions } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, useApi } from "../../test-support/api.js";
+import { adminCookie, makeKey, makeTenant, roleCookie } from "../../test-support/harness.js";
 import { makeQuizLesson } from "../quizzes/test-fixtures.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants, call } = useApi({ tenants: 2, call: AS_WRITTEN });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["question-banks:read", "question-banks:write", "courses:write"]);
   keyB = await makeKey(h, b, ["question-banks:read", "question-banks:write"]);
 });
-afterAll(() => h.close());
-
-const call = (
-  tenant: TestTenant,
-  key: string,
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
 
 const choice = {
   type: "single_choice",

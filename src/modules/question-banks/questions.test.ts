@@ -1,50 +1,22 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { questions, questionVersions } from "../../db/schema/index.js";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, fieldsOf, useApi } from "../../test-support/api.js";
+import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants, call } = useApi({ tenants: 2, call: AS_WRITTEN });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 let bankId: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   // This file sends more than a standard key's 100 requests a minute.
-  const unlimited = { rateTier: "custom", customLimits: { perHour: 100_000, perMinute: 100_000 } } as const;
-  keyA = await makeKey(h, a, ["question-banks:read", "question-banks:write"], unlimited);
+  keyA = await makeKey(h, a, ["question-banks:read", "question-banks:write"], UNLIMITED_KEY);
   keyB = await makeKey(h, b, ["question-banks:read", "question-banks:write"]);
   bankId = (await call(a, keyA, "POST", "/api/institution/question-banks", { title: "Bank" })).json().id;
 });
-afterAll(() => h.close());
-
-function call(
-  tenant: TestTenant,
-  key: string,
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
 
 const add = (payload: unknown, bank = bankId) =>
   call(a, keyA, "POST", `/api/institution/question-banks/${bank}/questions`, payload);
@@ -71,9 +43,6 @@ const VALID = {
   ordering: { type: "ordering", stem: "Order", items: ["um", "dois", "três"] },
   essay: { type: "essay", stem: "Discuss" },
 };
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 describe("questions", () => {
   it("creates every type, writing version 1 of each, and shows only its key's field", async () => {

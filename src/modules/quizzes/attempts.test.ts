@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   enrollments,
   lessonCompletions,
@@ -8,50 +8,23 @@ import {
   questions,
   quizAttempts,
 } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, fieldsOf, MANY_STUDENTS, type Method, useApi } from "../../test-support/api.js";
+import { json, makeKey, makeUser, roleCookie, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { enroll, makeQuizLesson, type QuizLesson } from "./test-fixtures.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+// Every attempt here needs its own student; the free plan's student limit is not what is under test.
+const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2, call: AS_WRITTEN });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  // Every attempt here needs its own student; the free plan's student limit is not what is under test.
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100_000 }) });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   // This file sends far more than a standard key's 100 requests a minute.
-  const unlimited = { rateTier: "custom", customLimits: { perHour: 100_000, perMinute: 100_000 } } as const;
-  keyA = await makeKey(h, a, [], unlimited);
+  keyA = await makeKey(h, a, [], UNLIMITED_KEY);
   keyB = await makeKey(h, b, []);
 });
-afterAll(() => h.close());
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
-function call(tenant: TestTenant, key: string, method: Method, url: string, payload?: unknown) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
 const A = (method: Method, url: string, payload?: unknown) => call(a, keyA, method, url, payload);
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 const opts = (correct: string[], ids = ["a", "b", "c"]) =>
   ids.map((id) => ({ id, text: `Option ${id}`, isCorrect: correct.includes(id) }));

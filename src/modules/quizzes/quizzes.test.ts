@@ -1,54 +1,42 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { questions, quizzes } from "../../db/schema/index.js";
+import { AS_WRITTEN, callApi, fieldsOf, type Method, useApi } from "../../test-support/api.js";
 import {
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
   sessionCookie,
-  startHarness,
   TEST_PASSWORD,
   type TestTenant,
+  UNLIMITED_KEY,
 } from "../../test-support/harness.js";
 import { enroll, makeQuizLesson } from "./test-fixtures.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   const scopes = ["courses:read", "courses:write", "question-banks:read", "question-banks:write"];
   // This file sends more than a standard key's 100 requests a minute.
-  const unlimited = { rateTier: "custom", customLimits: { perHour: 100_000, perMinute: 100_000 } } as const;
-  keyA = await makeKey(h, a, scopes, unlimited);
+  keyA = await makeKey(h, a, scopes, UNLIMITED_KEY);
   keyB = await makeKey(h, b, scopes);
 });
-afterAll(() => h.close());
 
-function call(
+/** Whole paths, no Accept-Language unless a test adds one in `headers`. */
+const call = (
   tenant: TestTenant,
   key: string,
-  method: "GET" | "POST" | "PATCH" | "DELETE",
+  method: Method,
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
-) {
-  return h.inject({
-    method,
-    url,
-    headers: { host: tenant.host, ...bearer(key), ...(payload === undefined ? {} : json), ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+) => callApi(h, tenant, { ...bearer(key), ...headers }, method, url, payload, AS_WRITTEN);
 
 const opts = (correct: string) => ["a", "b", "c"].map((id) => ({ id, text: id, isCorrect: id === correct }));
 
@@ -63,9 +51,6 @@ async function bankWith(tenant: TestTenant, key: string, points: number[]) {
     questionIds: created.json().data.map((q: { id: string }) => q.id) as string[],
   };
 }
-
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 describe("quizzes", () => {
   it("creates the quiz of a quiz lesson, with its course, defaults and totals", async () => {

@@ -3,26 +3,17 @@
  * creation, e-mail changes, invitations and their acceptance. Existing users are kept.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { invites, users } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { adminCookie, json, makeTenant, makeUser } from "../../test-support/harness.js";
 import { updateSettings } from "./service.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) }, tenants: 1 });
+const [t] = tenants;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) });
-  t = await makeTenant(h);
   cookie = await adminCookie(h, t);
   await updateSettings(
     h.database.db,
@@ -33,15 +24,8 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(() => h.close());
 
-const send = (method: "POST" | "PATCH", url: string, payload: unknown) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, cookie, ...json, "accept-language": "en-US" },
-    payload: payload as object,
-  });
+const send = callerFor(h, () => ({ tenant: t, credential: cookie }), WHOLE_PATHS);
 
 const userCount = async (email: string) =>
   (

@@ -1,25 +1,13 @@
 /** `learning.gradingScale` gives a quiz attempt its `letterGrade`, by the institution's own bands. */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformEvents } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { AS_WRITTEN, callerFor, useApi } from "../../test-support/api.js";
+import { makeKey, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 import { enroll, makeQuizLesson } from "../quizzes/test-fixtures.js";
 import { updateSettings } from "./service.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) } });
 
 const opts = (correct: string) =>
   ["a", "b"].map((id) => ({ id, text: `Option ${id}`, isCorrect: id === correct }));
@@ -27,13 +15,7 @@ const opts = (correct: string) =>
 /** A quiz of four one-point questions (each answer is worth 25%), and a way to take it with `right` correct. */
 async function quizOf(t: TestTenant) {
   const key = await makeKey(h, t, []);
-  const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
-    h.inject({
-      method,
-      url,
-      headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = callerFor(h, () => ({ tenant: t, credential: key }), AS_WRITTEN);
   const lesson = await makeQuizLesson(h.database.db, t.id);
   const bankId = (await call("POST", "/api/institution/question-banks", { title: "Bank" })).json().id;
   const items = [1, 2, 3, 4].map((n) => ({ type: "single_choice", stem: `Q${n}`, options: opts("a") }));

@@ -4,29 +4,18 @@
  * `inactivity.enrollmentInactiveDays` drives `enrollment_inactive`.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { enrollments, platformEvents, users, webhookDeliveries } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { adminCookie, json, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 import { JOBS } from "../../worker/runner.js";
 import { emitInactivity } from "../automations/inactivity.js";
 import { emitEnrollmentInactivity } from "../enrollments/inactivity.js";
 import type { SettingsPatch } from "./schemas.js";
 import { updateSettings } from "./service.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 100 }) } });
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();

@@ -1,13 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie } from "../../test-support/harness.js";
 import { DEFAULT_SETTINGS } from "./schemas.js";
 
 /**
@@ -17,16 +12,13 @@ import { DEFAULT_SETTINGS } from "./schemas.js";
  */
 
 const MERGE = "application/merge-patch+json";
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   cookie = await adminCookie(h, t);
 });
-afterAll(() => h.close());
 
 const send = (method: "PATCH" | "POST", url: string, contentType: string, payload: string) =>
   h.inject({

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { institutionSettings, platformEvents } from "../../db/schema/index.js";
 import { bearer, type TestTenant } from "../../test-support/harness.js";
-import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
+import { useMailKit } from "../../test-support/mail-kit.js";
 
 /**
  * Issue 19, point 8: `notifications.senderName` is the display name of every From header the institution sends.
@@ -10,11 +10,7 @@ import { type MailKit, startMailKit } from "../../test-support/mail-kit.js";
  * from before the rule, or the institution's name) still leaves as one display name on the deployment's address.
  */
 
-let k: MailKit;
-beforeAll(async () => {
-  k = await startMailKit();
-});
-afterAll(() => k.close());
+const k = useMailKit();
 
 const patch = (t: TestTenant, key: string, payload: unknown, headers: Record<string, string> = {}) =>
   k.h.inject({

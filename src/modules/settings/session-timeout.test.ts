@@ -6,16 +6,13 @@
 import { and, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { refreshTokens } from "../../db/schema/index.js";
-import { type Harness, json, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { json, makeTenant, type TestTenant } from "../../test-support/harness.js";
 import { updateSettings } from "./service.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 const setTimeoutMinutes = (t: TestTenant, minutes: number | null) =>
   updateSettings(h.database.db, t.id, { kind: "system" }, { security: { sessionTimeoutMinutes: minutes } });

@@ -1,32 +1,26 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { institutionSettings, platformEvents, tenants } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { DEFAULT_SETTINGS } from "./schemas.js";
 import { getSettings, letterFor } from "./service.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants: testTenants } = useApi({ tenants: 2 });
+const [a, b] = testTenants;
 let adminA: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   adminA = await adminCookie(h, a);
 });
-afterAll(() => h.close());
 
 const URL = "/api/institution/settings";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   classGroups,
   platformEvents,
@@ -10,49 +10,30 @@ import {
   tenantCounters,
   webhookDeliveries,
 } from "../../db/schema/index.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   makeUser,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 import { createAutomation } from "../automations/service.js";
 import { createCourse } from "../courses/service.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ env: { PLAN_STUDENT_LIMITS: '{"free":1000}' }, tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: '{"free":1000}' });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["tags:read", "tags:write", "users:write"]);
   keyB = await makeKey(h, b, ["tags:read", "tags:write"]);
 });
-afterAll(() => h.close());
-
-function call(method: "GET" | "POST" | "DELETE", url: string, payload?: unknown, key = keyA, tenant = a) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...bearer(key),
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: keyA }), WHOLE_PATHS);
 
 async function makeTag(
   appliesTo: string[],

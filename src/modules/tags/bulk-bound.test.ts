@@ -3,18 +3,15 @@
  * the assignments, the users' read and the events go a chunk of ids at a time, the loop turning between them.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, type Harness, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
 /** The longest silence allowed, as a share of the call (see users/bulk-bound.test.ts): the call itself before. */
 const MAX_SHARE = 0.4;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 describe("POST /tags/:id/resources at its limit", () => {
   it("tags 1,000 users without blocking the event loop for the whole batch", async () => {

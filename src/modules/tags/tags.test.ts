@@ -1,53 +1,21 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tags } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { bearer, makeKey, makeTenant, roleCookie, type TestTenant } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let readOnlyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["tags:read", "tags:write"]);
   readOnlyA = await makeKey(h, a, ["tags:read"]);
   keyB = await makeKey(h, b, ["tags:read", "tags:write"]);
 });
-afterAll(() => h.close());
-
-function call(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  credentials: Record<string, string> = bearer(keyA),
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: bearer(keyA) }), WHOLE_PATHS);
 
 const create = (payload: unknown, credentials?: Record<string, string>, tenant?: TestTenant) =>
   call("POST", "/api/institution/tags", payload, credentials, tenant);

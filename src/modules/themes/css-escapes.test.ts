@@ -1,15 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { transform } from "lightningcss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { themes } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json } from "../../test-support/harness.js";
 
 /**
  * Issue 19, point 6: the theme CSS rule (only https URLs load; no @import/@charset/@namespace, expression(),
@@ -18,16 +12,13 @@ import {
  * independent of ours, and every resource it would load must be https.
  */
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   cookie = await adminCookie(h, t);
 });
-afterAll(() => h.close());
 
 const api = (method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
   h.inject({

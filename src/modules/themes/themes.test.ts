@@ -1,47 +1,24 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, themes } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { fieldsOf, type Method, useApi } from "../../test-support/api.js";
+import { adminCookie, makeKey, makeTenant, roleCookie, type TestTenant } from "../../test-support/harness.js";
 import { uploadLocal } from "../../test-support/media-client.js";
 import { pdf, png } from "../../test-support/media-files.js";
 import { sanitiseCss } from "./css.js";
 import { DEFAULT_VARIABLES } from "./schemas.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants, call } = useApi({ tenants: 2, call: { language: null } });
+const [a, b] = tenants;
 let cookieA: string;
 let cookieB: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   cookieA = await adminCookie(h, a);
   cookieB = await adminCookie(h, b);
 });
-afterAll(() => h.close());
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
-const call = (t: TestTenant, cookie: string, method: Method, url: string, payload?: unknown) =>
-  h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, cookie, ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
 const A = (method: Method, url: string, payload?: unknown) => call(a, cookieA, method, url, payload);
-const fieldsOf = (res: { json(): { details?: { field: string }[] } }) =>
-  (res.json().details ?? []).map((d) => d.field).sort();
 
 const compiled = (t: TestTenant, headers: Record<string, string> = {}) =>
   h.inject({

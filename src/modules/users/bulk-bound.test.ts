@@ -4,9 +4,10 @@
  * statements are built and run a few hundred rows at a time, so another tenant's request waits at most one chunk.
  */
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, tenants, users } from "../../db/schema/index.js";
-import { bearer, type Harness, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant } from "../../test-support/harness.js";
 import { measureLoopBlock } from "../../test-support/loop-block.js";
 
 /**
@@ -17,11 +18,7 @@ import { measureLoopBlock } from "../../test-support/loop-block.js";
  */
 const MAX_SHARE = 0.4;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) } });
 
 describe("POST /users/bulk at its limit", () => {
   it("creates 1,000 students in a class group without blocking the event loop for a whole batch", async () => {

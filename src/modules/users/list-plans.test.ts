@@ -1,14 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TOTAL_CAP } from "../../platform/pagination/capped.js";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey } from "../../test-support/harness.js";
 import { captureStatements, expectFlatPlan, explainPlan, type Statement } from "../../test-support/plans.js";
 
 /**
@@ -20,8 +14,8 @@ import { captureStatements, expectFlatPlan, explainPlan, type Statement } from "
 const SIZE = 50_000;
 const RARE = 7;
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 async function seed(): Promise<void> {
@@ -59,12 +53,9 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, ["users:read", "courses:read"]);
   await seed();
 }, 240_000);
-afterAll(() => h.close());
 
 /** The statements one GET ran that read `table`, each with its parameters. */
 async function request(url: string, table: string) {

@@ -1,32 +1,21 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tenants, users } from "../../db/schema/index.js";
 import type { Locale } from "../../locales/index.js";
+import { useApi } from "../../test-support/api.js";
 import { makeCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, json, makeKey, makeTenant, makeUser, type TestTenant } from "../../test-support/harness.js";
 
 /**
  * Issue 21, point 5: the student limit's refusal names the plan, the limit and how to raise it (a checkout from
  * the free plan, the billing portal from a paid one, nothing when no plan admits more), with the plan and the
  * limit in `details`, in every language.
  */
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({
+const { h } = useApi({
+  env: {
     PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1, mini: 2, growth: 3, pro_100: 4 }),
-  });
+  },
 });
-afterAll(() => h.close());
 
 async function fullTenant(plan: "free" | "mini" | "pro_100", students: number) {
   const t = await makeTenant(h);

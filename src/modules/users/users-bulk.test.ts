@@ -1,24 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, platformEvents, tenants, users } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
   roleCookie,
-  startHarness,
   type TestTenant,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) });
-});
-afterAll(() => h.close());
+const { h } = useApi({ env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3, mini: 2000 }) } });
 
 interface Result {
   index: number;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   classGroupMembers,
   classGroups,
@@ -8,29 +8,17 @@ import {
   tags,
   users,
 } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, type TestTenant } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
-let other: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [t, other] = tenants;
 let key: string;
 let seq = 0;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
-  other = await makeTenant(h);
   key = await makeKey(h, t, ["users:read", "users:write"]);
 });
-afterAll(() => h.close());
 
 async function create(payload: Record<string, unknown>, tenant = t, secret = key) {
   const res = await h.inject({

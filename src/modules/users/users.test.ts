@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classGroupMembers, classGroups, platformEvents, tenants, users } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
@@ -13,18 +13,16 @@ import {
   type TestTenant,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants: testTenants } = useApi({
+  env: { PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3 }) },
+  tenants: 2,
+});
+const [a, b] = testTenants;
 let writerA: string;
 
 beforeAll(async () => {
-  h = await startHarness({ PLAN_STUDENT_LIMITS: JSON.stringify({ free: 3 }) });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   writerA = await makeKey(h, a, ["users:read", "users:write"]);
 });
-afterAll(() => h.close());
 
 let seq = 0;
 const email = (tenant: TestTenant) => `person${++seq}@${tenant.slug}.test`;

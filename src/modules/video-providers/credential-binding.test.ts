@@ -1,52 +1,31 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { videoProviders } from "../../db/schema/index.js";
-import { type FakeVideo, startFakeVideo } from "../../test-support/fake-video.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
+import { adminCookie, bearer, makeKey, makeUser } from "../../test-support/harness.js";
 
 /**
  * Issue 19, point 4: a credential is bound to the endpoint it was entered for. `real` is the institution's
  * BigBlueButton; `other` is another host (an attacker's, or the institution's new server in the positive case).
  */
-let h: Harness;
-let real: FakeVideo;
-let other: FakeVideo;
-let a: TestTenant;
+const real = useFakeVideo("127.0.0.3");
+// The same secret, so `other` accepts what is signed for `real` (BBB's checksum does not cover the host).
+const other = useFakeVideo("127.0.0.4", () => real.bbbSecret);
+
+const { h, tenants } = useApi({ env: () => fakeVideoEnv(real, "127.0.0.3/32,127.0.0.4/32"), tenants: 1 });
+const [a] = tenants;
 let settingsKey: string;
 let liveKey: string;
 let admin: Record<string, string>;
 let hostId: string;
 
 beforeAll(async () => {
-  real = await startFakeVideo("127.0.0.3");
-  // The same secret, so `other` accepts what is signed for `real` (BBB's checksum does not cover the host).
-  other = await startFakeVideo("127.0.0.4", real.bbbSecret);
-  h = await startHarness({
-    OUTBOUND_ALLOW_CIDRS: "127.0.0.3/32,127.0.0.4/32",
-    ZOOM_API_BASE: `${real.url}/v2`,
-    ZOOM_OAUTH_BASE: real.url,
-  });
-  a = await makeTenant(h);
   settingsKey = await makeKey(h, a, ["settings:read", "settings:write"]);
   liveKey = await makeKey(h, a, ["live-classes:read", "live-classes:write"]);
   admin = { cookie: await adminCookie(h, a) };
   hostId = (await makeUser(h, a, "teacher")).id;
-});
-afterAll(async () => {
-  await h.close();
-  await real.close();
-  await other.close();
 });
 beforeEach(() => {
   real.requests.length = 0;
@@ -55,24 +34,8 @@ beforeEach(() => {
 
 const BASE = "/api/institution/video-providers";
 
-function call(
-  method: "GET" | "POST" | "PATCH",
-  url: string,
-  payload: unknown,
-  credentials: Record<string, string>,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: a.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = (method: Method, url: string, payload: unknown, credentials: Record<string, string>) =>
+  callApi(h, a, credentials, method, url, payload, WHOLE_PATHS);
 
 const stored = async (id: string) =>
   (

@@ -1,69 +1,28 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { videoProviders } from "../../db/schema/index.js";
-import { type FakeVideo, startFakeVideo } from "../../test-support/fake-video.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  roleCookie,
-  startHarness,
-  type TestTenant,
-  tablesContaining,
-} from "../../test-support/harness.js";
+import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { fakeVideoEnv, useFakeVideo } from "../../test-support/fake-video.js";
+import { adminCookie, bearer, makeKey, roleCookie, tablesContaining } from "../../test-support/harness.js";
 import { bbbJoinUrl } from "./providers/bigbluebutton.js";
 
-let h: Harness;
-let fake: FakeVideo;
-let a: TestTenant;
-let b: TestTenant;
+const fake = useFakeVideo();
+const { h, tenants } = useApi({ env: () => fakeVideoEnv(fake), tenants: 2 });
+const [a, b] = tenants;
 let keyA: string;
 let keyB: string;
 let adminA: Record<string, string>;
 
 beforeAll(async () => {
-  fake = await startFakeVideo();
-  h = await startHarness({
-    OUTBOUND_ALLOW_CIDRS: "127.0.0.3/32",
-    ZOOM_API_BASE: `${fake.url}/v2`,
-    ZOOM_OAUTH_BASE: fake.url,
-  });
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   keyA = await makeKey(h, a, ["settings:read", "settings:write"]);
   keyB = await makeKey(h, b, ["settings:read", "settings:write"]);
   adminA = { cookie: await adminCookie(h, a) };
 });
-afterAll(async () => {
-  await h.close();
-  await fake.close();
-});
 
 const BASE = "/api/institution/video-providers";
 
-function call(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  url: string,
-  payload?: unknown,
-  credentials: Record<string, string> = bearer(keyA),
-  tenant = a,
-) {
-  return h.inject({
-    method,
-    url,
-    headers: {
-      host: tenant.host,
-      "accept-language": "en-US",
-      ...credentials,
-      ...(payload === undefined ? {} : json),
-    },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const call = callerFor(h, () => ({ tenant: a, credential: bearer(keyA) }), WHOLE_PATHS);
 
 const row = async (tenantId: string, id: string) =>
   (

@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, type Harness, json, makeKey, type TestTenant } from "../../test-support/harness.js";
 
 /**
  * A developer's first webhook points at their own machine (issue 21, point 3): the refusal says which setting
@@ -25,13 +18,8 @@ async function subscribe(h: Harness, t: TestTenant, language = "en-US") {
 }
 
 describe("a local receiver", () => {
-  let h: Harness;
-  let t: TestTenant;
-  beforeAll(async () => {
-    h = await startHarness();
-    t = await makeTenant(h);
-  });
-  afterAll(() => h.close());
+  const { h, tenants } = useApi({ tenants: 1 });
+  const [t] = tenants;
 
   it.each(["en-US", "pt-BR", "es-ES", "fr-FR"])(
     "is refused by default with a message naming OUTBOUND_ALLOW_CIDRS (%s)",
@@ -49,13 +37,8 @@ describe("a local receiver", () => {
 });
 
 describe("a local receiver with its range in OUTBOUND_ALLOW_CIDRS", () => {
-  let h: Harness;
-  let t: TestTenant;
-  beforeAll(async () => {
-    h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32" });
-    t = await makeTenant(h);
-  });
-  afterAll(() => h.close());
+  const { h, tenants } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32" }, tenants: 1 });
+  const [t] = tenants;
 
   it("is accepted", async () => {
     const res = await subscribe(h, t);

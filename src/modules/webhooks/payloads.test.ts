@@ -5,16 +5,9 @@ import addFormatsModule from "ajv-formats";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "../../platform/outbound/client.js";
+import { callerFor, type Method, useApi } from "../../test-support/api.js";
 import { makeCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { json, makeKey } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { png } from "../../test-support/media-files.js";
 import { expireEnrollments } from "../enrollments/expiry.js";
@@ -47,8 +40,11 @@ function strict(schema: unknown): unknown {
   return copy;
 }
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({
+  env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32", MEDIA_DIR: mediaDir() },
+  tenants: 1,
+});
+const [t] = tenants;
 let key: string;
 let webhooks: Record<string, { post: { requestBody: { content: { "application/json": Json } } } }>;
 const validators = new Map<string, ValidateFunction>();
@@ -71,14 +67,7 @@ function expectValid(type: string, body: unknown): void {
   expect(validate(body), `${type}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
 }
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-const call = (method: Method, url: string, payload?: unknown) =>
-  h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const call = callerFor(h, () => ({ tenant: t, credential: key }), { language: null });
 
 async function ok(method: Method, url: string, payload?: unknown) {
   const res = await call(method, url, payload);
@@ -87,13 +76,10 @@ async function ok(method: Method, url: string, payload?: unknown) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ OUTBOUND_ALLOW_CIDRS: "127.0.0.1/32", MEDIA_DIR: mediaDir() });
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
   const doc = await h.inject({ method: "GET", url: "/openapi.json" });
   webhooks = doc.json().webhooks;
 });
-afterAll(() => h.close());
 
 describe("the OpenAPI document's webhooks", () => {
   it("has one entry per event type, each a signed POST whose sample body fits its schema", async () => {

@@ -3,43 +3,27 @@ import { randomUUID } from "node:crypto";
  * Webhook endpoints: subscriptions of a URL to event types that share the automations' secrets, outbox and log.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../db/schema/index.js";
 import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-  tablesContaining,
-} from "../../test-support/harness.js";
+  callApi,
+  type Method,
+  type TenantAdmin,
+  tenantAdmin,
+  useApi,
+  WHOLE_PATHS,
+} from "../../test-support/api.js";
+import { bearer, makeKey, type TestTenant, tablesContaining } from "../../test-support/harness.js";
 import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 const URL_OK = "https://93.184.215.14/endpoint";
 
-async function admin() {
-  const t = await makeTenant(h);
-  return { t, cookie: await adminCookie(h, t) };
-}
-
-function call(a: { t: TestTenant; cookie: string }, method: string, url: string, payload?: unknown) {
-  return h.inject({
-    method: method as "GET",
-    url,
-    headers: { host: a.t.host, cookie: a.cookie, "accept-language": "en-US", ...(payload ? json : {}) },
-    ...(payload ? { payload: payload as object } : {}),
-  });
-}
+const admin = () => tenantAdmin(h);
+const call = (a: TenantAdmin, method: string, url: string, payload?: unknown) =>
+  callApi(h, a.t, a.cookie, method as Method, url, payload, WHOLE_PATHS);
 
 async function deliveriesOf(t: TestTenant, id: string) {
   return h.database.db

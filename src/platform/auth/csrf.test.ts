@@ -4,33 +4,20 @@
  * administrator's session. Browsers name a request's origin; one from elsewhere is refused. Keys are unaffected.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { courses } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, bearer, json, makeKey } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 let cookie: string;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
   cookie = await adminCookie(h, a);
   key = await makeKey(h, a, []);
 });
-afterAll(() => h.close());
 
 const EVIL = "https://evil.example";
 

@@ -4,31 +4,18 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey, startHarness, type TestTenant } from "../../test-support/harness.js";
 
 const BUDGET = 5;
 const lines: string[] = [];
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness(
-    { BAD_CREDENTIALS_PER_IP_PER_MINUTE: String(BUDGET) },
-    { onLog: (line) => void lines.push(line), logLevel: "warn" },
-  );
-  a = await makeTenant(h);
-  b = await makeTenant(h);
+const { h, tenants } = useApi({
+  env: { BAD_CREDENTIALS_PER_IP_PER_MINUTE: String(BUDGET) },
+  harness: { onLog: (line) => void lines.push(line), logLevel: "warn" },
+  tenants: 2,
 });
-afterAll(() => h.close());
+const [a, b] = tenants;
 
 const list = (t: TestTenant, secret: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
   h.inject({

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
 const PREFLIGHT = {
   "access-control-allow-origin": "*",

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey, makeTenant, startHarness } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ env: { BODY_LIMIT_BYTES: "2048" }, tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness({ BODY_LIMIT_BYTES: "2048" });
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
 const courses = (payload: string, contentType = "application/json") =>
   h.inject({

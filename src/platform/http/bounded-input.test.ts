@@ -4,38 +4,23 @@
  * a validation error (Ajv with allErrors found 240,000 of them in 1 MiB, and turning them into details took
  * seconds more). Each is a 400 naming the field, with a bounded number of details.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callApi, useApi } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 import { MAX_JSON_VALUES, MAX_OBJECT_MEMBERS } from "./json-body.js";
 import { MAX_JSON_DEPTH } from "./nul-guard.js";
 import { MAX_DETAILS } from "./validation.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
 const post = (url: string, payload: string) =>
-  h.inject({
-    method: "POST",
-    url,
-    headers: { host: t.host, ...json, ...bearer(key), "accept-language": "en" },
-    payload,
-  });
+  callApi(h, t, key, "POST", url, payload, { prefix: "", language: "en" });
 
 describe("bounded input", () => {
   it("refuses 500,000 levels of nesting before parsing them", async () => {

@@ -6,35 +6,33 @@
 
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
 
-let h: Harness;
+// Short timeouts so that the test sees them pass; the defaults are seconds.
+const { h } = useApi({
+  env: {
+    HTTP_HEADERS_TIMEOUT_MS: "400",
+    HTTP_REQUEST_TIMEOUT_MS: "800",
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: "5000",
+    HTTP_CONNECTION_TIMEOUT_MS: "5000",
+  },
+  harness: {
+    // A handler slower than the request timeout: that timeout is for receiving the request, not for answering.
+    routes: (app) => {
+      app.get("/test/slow", async () => {
+        await new Promise((r) => setTimeout(r, 1500));
+        return { slow: true };
+      });
+    },
+  },
+});
 let port: number;
 
 beforeAll(async () => {
-  // Short timeouts so that the test sees them pass; the defaults are seconds.
-  h = await startHarness(
-    {
-      HTTP_HEADERS_TIMEOUT_MS: "400",
-      HTTP_REQUEST_TIMEOUT_MS: "800",
-      HTTP_KEEP_ALIVE_TIMEOUT_MS: "5000",
-      HTTP_CONNECTION_TIMEOUT_MS: "5000",
-    },
-    {
-      // A handler slower than the request timeout: that timeout is for receiving the request, not for answering.
-      routes: (app) => {
-        app.get("/test/slow", async () => {
-          await new Promise((r) => setTimeout(r, 1500));
-          return { slow: true };
-        });
-      },
-    },
-  );
   await h.app.listen({ host: "127.0.0.1", port: 0 });
   port = (h.app.server.address() as AddressInfo).port;
 });
-afterAll(() => h.close());
 
 interface Conversation {
   /** Everything the server sent. */

@@ -1,36 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callApi, type Method, useApi, WHOLE_PATHS } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 
 /**
  * `Content-Type: application/json` with no body, as many clients send on an action (issue 21, point 5): it is no
  * body, not malformed JSON. A route that takes none proceeds; one that needs fields names each as required.
  */
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
-const send = (method: "POST" | "PUT", url: string, payload: string) =>
-  h.inject({
-    method,
-    url,
-    headers: { host: t.host, ...json, ...bearer(key), "accept-language": "en-US" },
-    payload,
-  });
+const send = (method: Method, url: string, payload: string) =>
+  callApi(h, t, key, method, url, payload, WHOLE_PATHS);
 
 describe("an empty JSON body", () => {
   it.each(["", "  \n"])("on a route that needs fields names each one as required (%j)", async (payload) => {

@@ -5,32 +5,21 @@
  * and a Host header that is not `name[:port]`, which would otherwise be copied into the URLs the API answers.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { courses, platformEvents } from "../../db/schema/index.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, bearer, type Harness, json, makeKey } from "../../test-support/harness.js";
 import { MAX_JSON_DEPTH } from "./nul-guard.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 let cookie: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
   cookie = await adminCookie(h, t);
 });
-afterAll(() => h.close());
 
 /** `levels` objects nested in one another, innermost `{"a": 1}`. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"a":1}${"}".repeat(levels - 1)}`;

@@ -4,39 +4,27 @@
  */
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminCookie,
-  type Harness,
-  json,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, json } from "../../test-support/harness.js";
 import { redactError, redactUrl } from "./log-redaction.js";
 
 const lines: string[] = [];
 const SECRET = `s3cret-${randomBytes(12).toString("hex")}`;
-let h: Harness;
-let t: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness(
-    {},
-    {
-      onLog: (line) => void lines.push(line),
-      routes: (app) => {
-        // Test hooks: statements PostgreSQL refuses, each run with a secret as its parameter.
-        app.get("/__test__/bad-uuid", async () => h.database.db.execute(sql`SELECT ${SECRET}::uuid AS id`));
-        app.get("/__test__/division", async () =>
-          h.database.db.execute(sql`SELECT ${SECRET}::text AS s WHERE 1 / 0 = 1`),
-        );
-      },
+const { h, tenants } = useApi({
+  harness: {
+    onLog: (line) => void lines.push(line),
+    routes: (app) => {
+      // Test hooks: statements PostgreSQL refuses, each run with a secret as its parameter.
+      app.get("/__test__/bad-uuid", async () => h.database.db.execute(sql`SELECT ${SECRET}::uuid AS id`));
+      app.get("/__test__/division", async () =>
+        h.database.db.execute(sql`SELECT ${SECRET}::text AS s WHERE 1 / 0 = 1`),
+      );
     },
-  );
-  t = await makeTenant(h);
+  },
+  tenants: 1,
 });
-afterAll(() => h.close());
+const [t] = tenants;
 
 describe("logs", () => {
   it("carry no inbound token, no credential from a query string and no value of a failed statement", async () => {

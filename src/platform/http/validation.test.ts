@@ -4,36 +4,20 @@
  * offsets, and U+0000 in text.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callApi, type Method, useApi } from "../../test-support/api.js";
+import { makeKey } from "../../test-support/harness.js";
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
 });
-afterAll(() => h.close());
 
-function send(method: "GET" | "POST", url: string, payload?: string) {
-  return h.inject({
-    method,
-    url: `/api/institution${url}`,
-    headers: { host: t.host, ...bearer(key), ...(payload === undefined ? {} : json) },
-    ...(payload === undefined ? {} : { payload }),
-  });
-}
+const send = (method: Method, url: string, payload?: string) =>
+  callApi(h, t, key, method, url, payload, { language: null });
 
 async function refused(res: Awaited<ReturnType<typeof send>>, field: string) {
   expect(res.statusCode, res.body).toBe(400);

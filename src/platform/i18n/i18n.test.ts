@@ -5,10 +5,10 @@ import {
   type MessageFormatElement,
   parse,
 } from "@formatjs/icu-messageformat-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { enUS } from "../../locales/en-US.js";
 import { CATALOGUES, LOCALES, type Locale, type MessageKey } from "../../locales/index.js";
-import { type Harness, makeTenant, startHarness, type TestTenant } from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
 import { negotiateLocale } from "./negotiate.js";
 import { compileMessage, translate } from "./translate.js";
 
@@ -122,13 +122,8 @@ describe("catalogues", () => {
 });
 
 describe("localised errors over HTTP", () => {
-  let h: Harness;
-  let t: TestTenant;
-  beforeAll(async () => {
-    h = await startHarness();
-    t = await makeTenant(h);
-  });
-  afterAll(() => h.close());
+  const { h, tenants } = useApi({ tenants: 1 });
+  const [t] = tenants;
 
   it.each([
     ["pt-BR", "pt-BR", "A autenticação está ausente ou é inválida."],

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Locale } from "../../locales/index.js";
+import { useApi } from "../../test-support/api.js";
 import { makeCourse } from "../../test-support/catalogue.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  makeUser,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { bearer, json, makeKey, makeUser } from "../../test-support/harness.js";
 
 /**
  * Issue 21, point 5: counts follow each language's plural rules and numbers its digit grouping (ICU
@@ -42,20 +34,17 @@ const EXPECTED: Record<Locale, { atMost: string; atLeast: string; maxUpload: str
   },
 };
 
-let h: Harness;
-let t: TestTenant;
+const { h, tenants } = useApi({ tenants: 1 });
+const [t] = tenants;
 let key: string;
 let userId: string;
 let courseId: string;
 
 beforeAll(async () => {
-  h = await startHarness();
-  t = await makeTenant(h);
   key = await makeKey(h, t, []);
   userId = (await makeUser(h, t, "student")).id;
   courseId = (await makeCourse(h.database.db, t.id)).courseId;
 });
-afterAll(() => h.close());
 
 const post = (locale: Locale, url: string, payload: unknown) =>
   h.inject({

@@ -1,26 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { courses, idempotencyKeys } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
   bearer,
-  type Harness,
   json,
   makeKey,
   makeTenant,
-  startHarness,
   type TestTenant,
   tablesContaining,
 } from "../../test-support/harness.js";
 import { createKeyring, sealSecret } from "../crypto/secret-box.js";
 import { purgeIdempotencyKeys } from "./idempotency.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 async function tenantWithKey() {
   const t = await makeTenant(h);

@@ -1,22 +1,21 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
 import { browserAvailable, launchChromium, SCREENSHOTS } from "../../test-support/browser.js";
-import { type Harness, startHarness } from "../../test-support/harness.js";
 import { REFERENCE_TITLE } from "./docs.js";
 
 /** What the vendor's page shows when its cloud features are on (Scalar 1.72's own labels). */
 const VENDOR_LABELS = ["Ask AI", "Generate MCP", "Deploy", "Powered by Scalar Agent"];
 
 describe.runIf(browserAvailable())("the API reference at /docs, in Chromium", () => {
-  let h: Harness;
+  const { h } = useApi();
   let browser: Browser;
   let page: Page;
   let origin: string;
   const requested: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness();
     origin = await h.app.listen({ port: 0, host: "127.0.0.1" });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -26,7 +25,6 @@ describe.runIf(browserAvailable())("the API reference at /docs, in Chromium", ()
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await h?.close();
   });
 
   it("is titled as configured and fetches nothing but this server (no vendor fonts, no telemetry)", async () => {

@@ -2,18 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { adminCookie, makeTenant } from "../../test-support/harness.js";
 import { RESOURCE_TAGS } from "./resource-tags.js";
 
 // ajv-formats is published as CommonJS with a default export property.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const { h } = useApi();
 
 interface Operation {
   security?: Record<string, string[]>[];

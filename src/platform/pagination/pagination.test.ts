@@ -1,13 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "../../test-support/api.js";
+import { bearer, makeKey } from "../../test-support/harness.js";
 import { MAX_PER_PAGE, pageEnvelope, pageWindow } from "./pagination.js";
 
 describe("page arithmetic", () => {
@@ -36,15 +30,12 @@ describe("page arithmetic", () => {
 });
 
 describe("page parameters over HTTP", () => {
-  let h: Harness;
-  let t: TestTenant;
+  const { h, tenants } = useApi({ tenants: 1 });
+  const [t] = tenants;
   let key: string;
   beforeAll(async () => {
-    h = await startHarness();
-    t = await makeTenant(h);
     key = await makeKey(h, t, []);
   });
-  afterAll(() => h.close());
 
   const get = (query: string) =>
     h.inject({

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { courses } from "../../db/schema/index.js";
+import { useApi } from "../../test-support/api.js";
 import {
   bearer,
   type Harness,
@@ -13,16 +14,8 @@ import {
   type TestTenant,
 } from "../../test-support/harness.js";
 
-let h: Harness;
-let a: TestTenant;
-let b: TestTenant;
-
-beforeAll(async () => {
-  h = await startHarness();
-  a = await makeTenant(h);
-  b = await makeTenant(h);
-});
-afterAll(() => h.close());
+const { h, tenants } = useApi({ tenants: 2 });
+const [a, b] = tenants;
 
 const get = (harness: Harness, tenant: TestTenant, secret: string, extra: Partial<InjectOptions> = {}) =>
   harness.inject({

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tenantDomains } from "../../db/schema/index.js";
-import {
-  bearer,
-  type Harness,
-  json,
-  makeKey,
-  makeTenant,
-  startHarness,
-  type TestTenant,
-} from "../../test-support/harness.js";
+import { useApi } from "../../test-support/api.js";
+import { bearer, json, makeKey } from "../../test-support/harness.js";
 import { errorBody } from "../errors/handler.js";
 import { normaliseHost, slugFromHost, tenantNotFound } from "./resolver.js";
 
@@ -27,17 +20,12 @@ describe("host parsing", () => {
 });
 
 describe("tenant resolution", () => {
-  let h: Harness;
-  let a: TestTenant;
-  let b: TestTenant;
+  const { h, tenants } = useApi({ tenants: 2 });
+  const [a, b] = tenants;
   let keyA: string;
   beforeAll(async () => {
-    h = await startHarness();
-    a = await makeTenant(h);
-    b = await makeTenant(h);
     keyA = await makeKey(h, a, []);
   });
-  afterAll(() => h.close());
 
   it("answers 404 tenant_not_found for a host that serves no tenant", async () => {
     for (const host of ["nobody.localhost", "localhost", "example.com", `${a.slug}.other.test`]) {
