@@ -1,16 +1,8 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plannedPerRequest } from "../src/db/page-query.js";
-import {
-  adminCookie,
-  bearer,
-  type Harness,
-  makeKey,
-  makeTenant,
-  startHarness,
-} from "../src/test-support/harness.js";
+import { adminCookie, bearer, type Harness, makeKey, makeTenant } from "../src/test-support/harness.js";
 import { LIST_FIXTURES, LISTS_ELSEWHERE, listUrl, type Seeded } from "../src/test-support/list-fixtures.js";
+import { startHarnessOnOwnDatabase } from "../src/test-support/own-database.js";
 import {
   captureStatements,
   expectFlatPlan,
@@ -35,43 +27,11 @@ const PER_PAGE = 100;
 const FEW = { allowTopN: 1_000 };
 
 let h: Harness;
-let dropDatabase = async () => {};
-
-/**
- * On PostgreSQL, a database of this file's own: the planner's statistics then describe these tenants alone, not
- * whatever rows other test files (or earlier runs) left in the shared one, so a plan is the same on every run
- * and on CI's fresh server. The harness migrates it. PGlite gives every harness its own database already.
- */
-async function ownDatabase(): Promise<Record<string, string>> {
-  const shared = process.env.DATABASE_URL;
-  if (shared === undefined || shared === "") return {};
-  const name = `aula_list_plans_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: shared });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
-}
 
 beforeAll(async () => {
-  h = await startHarness(await ownDatabase());
+  h = await startHarnessOnOwnDatabase("aula_list_plans");
 }, 120_000);
-afterAll(async () => {
-  try {
-    await h.close();
-  } finally {
-    await dropDatabase();
-  }
-});
+afterAll(() => h.close());
 
 interface OpenApi {
   paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;

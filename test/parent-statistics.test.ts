@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, makeTenant, startHarness } from "../src/test-support/harness.js";
+import { type Harness, makeTenant } from "../src/test-support/harness.js";
 import { completions } from "../src/test-support/list-fixtures/learning.js";
 import type { Seeded } from "../src/test-support/list-fixtures.js";
+import { startHarnessOnOwnDatabase } from "../src/test-support/own-database.js";
 import { explainPlan } from "../src/test-support/plans.js";
 
 /**
@@ -20,38 +19,11 @@ const SMALL = 5_000;
 const NEIGHBOUR = 50_000;
 
 let h: Harness;
-let dropDatabase = async () => {};
-
-async function ownDatabase(): Promise<Record<string, string>> {
-  const shared = process.env.DATABASE_URL;
-  if (shared === undefined || shared === "") return {};
-  const name = `aula_parent_stats_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: shared });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
-}
 
 beforeAll(async () => {
-  h = await startHarness(await ownDatabase());
+  h = await startHarnessOnOwnDatabase("aula_parent_stats");
 }, 120_000);
-afterAll(async () => {
-  try {
-    await h.close();
-  } finally {
-    await dropDatabase();
-  }
-});
+afterAll(() => h.close());
 
 describe("a lesson's completions beside a tenant ten times larger", () => {
   let seeded: Seeded;
