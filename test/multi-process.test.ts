@@ -18,9 +18,9 @@ import { loadPlanConfig } from "../src/config/plans.js";
 import { openDatabase } from "../src/db/open-database.js";
 import { createApiKey } from "../src/modules/api-keys/service.js";
 import { createTenant } from "../src/modules/tenants/service.js";
+import { createScratchDatabase, type ScratchDatabase } from "../src/test-support/own-database.js";
 import { type Build, buildService } from "./support-multiprocess/build.js";
 import { compare, readTable } from "./support-multiprocess/checks.js";
-import { createScratchDatabase, type ScratchDatabase } from "./support-multiprocess/database.js";
 import { type Child, freePort, startChild, stopChild } from "./support-multiprocess/processes.js";
 import { type Receiver, startReceiver } from "./support-multiprocess/receiver.js";
 
@@ -122,7 +122,7 @@ describe.skipIf(SERVER_URL === undefined)(
       // Both kept as soon as made, so that afterAll removes whichever exists when the other failed.
       const [built, created] = await Promise.allSettled([
         buildService(),
-        createScratchDatabase(SERVER_URL as string),
+        createScratchDatabase(SERVER_URL as string, "aula_multiprocess"),
       ]);
       if (built.status === "fulfilled") build = built.value;
       if (created.status === "fulfilled") scratch = created.value;

@@ -2,14 +2,31 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Harness, startHarness } from "./harness.js";
 
-async function onServer(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+/** A database of a test's own on the server of `serverUrl`, dropped WITH (FORCE) (connections and all) by `drop`. */
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     await client.query(statement);
   } finally {
     await client.end();
   }
+}
+
+export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
 }
 
 /**
@@ -21,18 +38,15 @@ async function onServer(url: string, statement: string): Promise<void> {
 export async function startHarnessOnOwnDatabase(prefix: string): Promise<Harness> {
   const shared = process.env.DATABASE_URL;
   if (shared === undefined || shared === "") return startHarness();
-  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  await onServer(shared, `CREATE DATABASE ${name}`);
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  const h = await startHarness({ DATABASE_URL: url.toString() });
+  const scratch = await createScratchDatabase(shared, prefix);
+  const h = await startHarness({ DATABASE_URL: scratch.url });
   return {
     ...h,
     async close() {
       try {
         await h.close();
       } finally {
-        await onServer(shared, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await scratch.drop();
       }
     },
   };
