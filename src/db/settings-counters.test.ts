@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useApi } from "../test-support/api.js";
 
 /**
- * The counters of migrations 0041 and 0045 (aula_count_rows with several bucket columns) against a recount of the
+ * The counters of migrations 0041, 0045 and 0047 (aula_count_rows with several bucket columns) against a recount of the
  * rows, after inserts, upserts, updates of a counted column and deletes, cascaded ones included.
  */
 
@@ -28,7 +28,8 @@ async function mismatches(tenantId: string, table: string, name: string, buckets
       `
       WITH kept AS (
         SELECT counter, value::int AS value FROM tenant_counters
-        WHERE tenant_id = $1 AND (counter = '${name}' OR counter LIKE '${name}:%') AND value <> 0
+        WHERE tenant_id = $1 AND value <> 0
+          AND (counter = '${name}' ${buckets.map((b) => `OR counter LIKE '${name}:${b}:%'`).join(" ")})
       ), recount AS (${recounts})
       SELECT coalesce(kept.counter, recount.counter) AS counter, kept.value AS kept, recount.value AS recounted
       FROM kept FULL JOIN recount ON recount.counter = kept.counter
@@ -183,5 +184,69 @@ describe("settings list counters", () => {
       "class_group_id+role",
     ]);
     await expectCounted("tag_assignments", "tag_assignments", ["tag_id", "tag_id+resource_type"]);
+  });
+
+  it("count a course's modules, a module's lessons, a quiz's attempts and a bank's questions by value (0047)", async () => {
+    for (const tenant of [t, other]) {
+      const [course] = (
+        (await run(
+          sql`INSERT INTO courses (tenant_id, title) VALUES (${tenant.id}::uuid, 'V') RETURNING id`,
+        )) as unknown as {
+          rows: { id: string }[];
+        }
+      ).rows;
+      await run(sql`
+        INSERT INTO course_modules (tenant_id, course_id, title, position, status)
+        SELECT ${tenant.id}::uuid, ${course?.id}::uuid, 'M' || i, i, (ARRAY['draft', 'published'])[1 + i % 2]
+        FROM generate_series(1, 4) AS i`);
+      await run(sql`
+        INSERT INTO lessons (tenant_id, course_id, module_id, title, type, content, position, status)
+        SELECT ${tenant.id}::uuid, m.course_id, m.id, 'L' || i, (ARRAY['text', 'quiz'])[1 + i % 2], '{}'::jsonb, i,
+               (ARRAY['draft', 'published'])[1 + i % 2]
+        FROM course_modules m CROSS JOIN generate_series(1, 3) AS i WHERE m.tenant_id = ${tenant.id}`);
+      await run(sql`
+        INSERT INTO quizzes (tenant_id, lesson_id, course_id)
+        SELECT ${tenant.id}::uuid, id, course_id FROM lessons WHERE tenant_id = ${tenant.id} AND type = 'quiz'`);
+      await run(sql`
+        INSERT INTO quiz_attempts (tenant_id, quiz_id, user_id, attempt_number, status)
+        SELECT ${tenant.id}::uuid, q.id, ${tenant.adminUserId}::uuid, n, 'in_progress'
+        FROM quizzes q CROSS JOIN generate_series(1, 3) AS n WHERE q.tenant_id = ${tenant.id}`);
+      await run(sql`
+        INSERT INTO question_banks (tenant_id, title) SELECT ${tenant.id}::uuid, 'B' || i FROM generate_series(1, 2) AS i`);
+      await run(sql`
+        INSERT INTO questions (tenant_id, bank_id, type, stem, content, status)
+        SELECT ${tenant.id}::uuid, b.id, (ARRAY['essay', 'short_answer'])[1 + i % 2], 'Q' || i, '{}'::jsonb, 'active'
+        FROM question_banks b CROSS JOIN generate_series(1, 5) AS i WHERE b.tenant_id = ${tenant.id}`);
+    }
+    await run(sql`UPDATE course_modules SET status = 'archived' WHERE tenant_id = ${t.id} AND position = 1`);
+    await run(
+      sql`UPDATE lessons SET status = 'published' WHERE tenant_id = ${t.id} AND status = 'draft' AND position = 2`,
+    );
+    await run(
+      sql`UPDATE quiz_attempts SET status = 'graded' WHERE tenant_id = ${t.id} AND attempt_number < 3`,
+    );
+    await run(
+      sql`UPDATE questions SET status = 'retired', type = 'essay' WHERE tenant_id = ${t.id} AND stem = 'Q1'`,
+    );
+    await run(sql`UPDATE questions SET stem = stem || '!' WHERE tenant_id = ${t.id}`);
+    await run(sql`DELETE FROM lessons WHERE tenant_id = ${t.id} AND position = 3`);
+    await run(sql`DELETE FROM course_modules WHERE tenant_id = ${t.id} AND position = 4`);
+    await run(sql`DELETE FROM question_banks WHERE tenant_id = ${t.id} AND title = 'B2'`);
+    await expectCounted("course_modules", "course_modules", ["course_id", "course_id+status"]);
+    await expectCounted("lessons", "lessons", ["module_id", "module_id+status", "module_id+type"]);
+    await expectCounted("quiz_attempts", "quiz_attempts", ["quiz_id", "quiz_id+status"]);
+    await expectCounted("questions", "questions", ["bank_id", "bank_id+status", "bank_id+type"]);
+  });
+
+  it("count media by status and kind through inserts, updates and deletes", async () => {
+    await run(sql`
+      INSERT INTO media (tenant_id, kind, filename, content_type, size_bytes, status, storage, storage_key,
+                         upload_expires_at)
+      SELECT ${t.id}::uuid, (ARRAY['image', 'document', 'video'])[1 + i % 3], 'f' || i, 'application/pdf', 10,
+             'pending_upload', 'local', ${t.id} || '/v' || i, now() + interval '1 day'
+      FROM generate_series(1, 9) AS i`);
+    await run(sql`UPDATE media SET status = 'ready' WHERE tenant_id = ${t.id} AND kind = 'image'`);
+    await run(sql`DELETE FROM media WHERE tenant_id = ${t.id} AND filename = 'f2'`);
+    await expectCounted("media", "media", ["status", "kind"]);
   });
 });

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import { courseModules, lessons } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
+import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ModuleRecord, ModuleSort } from "./schemas.js";
 
@@ -77,10 +77,11 @@ export async function countModules(
   courseId: string,
   filter: { status?: string },
 ): Promise<CappedTotal> {
-  if (filter.status === undefined) {
-    return exactTotal(await readCounter(db, tenantId, `course_modules:course_id:${courseId}`));
-  }
-  return countCapped(db, courseModules, where(tenantId, courseId, filter.status), ORDER.position);
+  const counter =
+    filter.status === undefined
+      ? `course_modules:course_id:${courseId}`
+      : parentValueCounter("course_modules", { column: "course_id", id: courseId }, "status", filter.status);
+  return exactTotal(await readCounter(db, tenantId, counter));
 }
 
 export async function findModule(

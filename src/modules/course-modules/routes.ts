@@ -4,7 +4,6 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import { readerOf } from "../courses/audience.js";
 import {
   CourseModule,
@@ -38,7 +37,7 @@ export function courseModuleRoutes(app: App, ctx: AppContext): void {
           "In position order unless `sort` says otherwise; filter by `status`. `lessonCount` counts every lesson (a student's session: the published ones). " +
           "A student's session sees the published modules of the published courses it is enrolled in (active or " +
           "completed); other courses are 404 to it. " +
-          cappedTotalNote("unfiltered"),
+          '`pagination.total` is exact, with or without `status` (`totalRelation` is always `"eq"` here).',
         params: IdParams,
         querystring: ListModulesQuery,
         response: { 200: ModulePage },

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter, soleFilter } from "../../db/counters.js";
 import { orderedSiblings } from "../../db/ordered-siblings.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courseModules, lessonCompletions, lessons, quizAttempts, quizzes } from "../../db/schema/index.js";
@@ -84,6 +84,11 @@ export async function countLessons(
 ): Promise<CappedTotal> {
   if (filter.status === undefined && filter.type === undefined) {
     return exactTotal(await readCounter(db, tenantId, `lessons:module_id:${moduleId}`));
+  }
+  const only = soleFilter(filter);
+  if (only !== undefined) {
+    const counter = parentValueCounter("lessons", { column: "module_id", id: moduleId }, ...only);
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
   return countCapped(db, lessons, where(tenantId, moduleId, filter), ORDER.position);
 }

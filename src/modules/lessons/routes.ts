@@ -36,7 +36,7 @@ export function lessonRoutes(app: App, ctx: AppContext): void {
           "In position order unless `sort` says otherwise. Filter by `status` and `type`. A student's session sees " +
           "the published lessons of a published module of a published course it is enrolled in (active or " +
           "completed); other modules are 404 to it. " +
-          cappedTotalNote("unfiltered"),
+          cappedTotalNote("unfiltered and with `status` or `type` alone"),
         params: IdParams,
         querystring: ListLessonsQuery,
         response: { 200: LessonPage },

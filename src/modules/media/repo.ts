@@ -90,10 +90,16 @@ export async function listMedia(
  * filters count their matches up to the platform's cap, walking the tenant's files newest first (`countCapped`).
  */
 export async function countMedia(db: Executor, tenantId: string, filter: MediaFilter): Promise<CappedTotal> {
-  const others = filter.kind ?? filter.folderId ?? filter.search;
-  if (others === undefined) {
-    const counter = filter.status === undefined ? "media" : `media:status:${filter.status}`;
-    return exactTotal(await readCounter(db, tenantId, counter));
+  if (filter.folderId === undefined && filter.search === undefined) {
+    if (filter.kind === undefined || filter.status === undefined) {
+      const counter =
+        filter.status !== undefined
+          ? `media:status:${filter.status}`
+          : filter.kind !== undefined
+            ? `media:kind:${filter.kind}`
+            : "media";
+      return exactTotal(await readCounter(db, tenantId, counter));
+    }
   }
   return countCapped(db, media, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }

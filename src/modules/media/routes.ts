@@ -106,7 +106,7 @@ export async function mediaRoutes(app: App, ctx: AppContext): Promise<void> {
         description:
           "Newest first unless `sort` says otherwise. Filters: `kind`, `status`, `folderId` (a drive folder), " +
           "`search` (the file name, ignoring case and accents). Items carry no download `url`: get one file for it. " +
-          "`pagination.total` is exact unfiltered and with `status` alone; other filters count their matches " +
+          "`pagination.total` is exact unfiltered and with `status` or `kind` alone; other filters count their matches " +
           `exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListMediaQuery,
         response: { 200: MediaPage },

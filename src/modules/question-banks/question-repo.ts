@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter, soleFilter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { questions, questionVersions, quizAttempts, quizzes } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
@@ -152,6 +152,11 @@ export async function countQuestions(
 ): Promise<CappedTotal> {
   if (Object.values(filter).every((v) => v === undefined)) {
     return exactTotal(await readCounter(db, tenantId, `questions:bank_id:${bankId}`));
+  }
+  const only = soleFilter(filter);
+  if (only !== undefined && (only[0] === "status" || only[0] === "type")) {
+    const counter = parentValueCounter("questions", { column: "bank_id", id: bankId }, ...only);
+    return exactTotal(await readCounter(db, tenantId, counter));
   }
   return countCapped(db, questions, where(tenantId, bindings(bankId, filter)), ORDER["-createdAt"]);
 }

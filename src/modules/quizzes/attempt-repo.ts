@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { enrollments, quizAttempts, users } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
@@ -127,6 +127,12 @@ export async function countAttempts(
 ): Promise<CappedTotal> {
   if (filter.userId === undefined && filter.status === undefined) {
     return exactTotal(await readCounter(db, tenantId, `quiz_attempts:quiz_id:${quizId}`));
+  }
+  if (filter.userId === undefined && filter.status !== undefined) {
+    const parent = { column: "quiz_id", id: quizId };
+    return exactTotal(
+      await readCounter(db, tenantId, parentValueCounter("quiz_attempts", parent, "status", filter.status)),
+    );
   }
   return countCapped(db, quizAttempts, where(tenantId, bindings(quizId, filter)), ORDER["-createdAt"]);
 }

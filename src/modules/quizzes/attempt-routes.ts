@@ -28,7 +28,7 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
         summary: "List a quiz's attempts",
         description:
           "Newest first unless `sort` says otherwise. Filter by `userId` and `status`. " +
-          cappedTotalNote("unfiltered"),
+          cappedTotalNote("unfiltered and with `status` alone"),
         params: IdParams,
         querystring: ListAttemptsQuery,
         response: { 200: AttemptPage },

@@ -10,7 +10,7 @@ import {
   insertedId,
   insertUsers,
   type ListFixture,
-  RARE,
+  rare,
   rows,
   sortQueries,
 } from "./types.js";
@@ -77,8 +77,8 @@ export const attempts: ListFixture = {
   queries: [
     ...sortQueries(ListAttemptsQuery),
     { name: "userId (five)", query: "userId={userId}", rare: true, filtered: true },
-    { name: "status rare", query: "status=in_progress", rare: true, filtered: true },
-    { name: "status common", query: "status=graded", filtered: true },
+    { name: "status rare", query: "status=in_progress", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=graded", filtered: true, counter: true },
   ],
 };
 
@@ -91,9 +91,9 @@ export const banks: ListFixture = {
     const { courseId } = await insertCourseTree(db, t);
     await db.execute(sql`
       INSERT INTO question_banks (tenant_id, title, course_id, status, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'Quixotic Bank ' || i ELSE 'Bank ' || i END,
-             CASE WHEN ${RARE} THEN ${courseId}::uuid END,
-             CASE WHEN ${RARE} THEN 'archived' ELSE 'active' END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'Quixotic Bank ' || i ELSE 'Bank ' || i END,
+             CASE WHEN ${rare(size)} THEN ${courseId}::uuid END,
+             CASE WHEN ${rare(size)} THEN 'archived' ELSE 'active' END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "question_banks");
     return { courseId };
@@ -123,10 +123,10 @@ export const questions: ListFixture = {
       INSERT INTO questions (tenant_id, bank_id, type, stem, content, difficulty, tags, status, created_at,
                              updated_at)
       SELECT ${t.id}::uuid, ${bankId}::uuid, 'essay',
-             CASE WHEN ${RARE} THEN 'Quixotic question ' || i ELSE 'Question ' || i END, '{}'::jsonb,
-             CASE WHEN ${RARE} THEN 'hard' ELSE 'easy' END,
-             CASE WHEN ${RARE} THEN ARRAY['rare'] ELSE ARRAY['common'] END,
-             CASE WHEN ${RARE} THEN 'retired' ELSE 'active' END, ${AT}, ${AT}
+             CASE WHEN ${rare(size)} THEN 'Quixotic question ' || i ELSE 'Question ' || i END, '{}'::jsonb,
+             CASE WHEN ${rare(size)} THEN 'hard' ELSE 'easy' END,
+             CASE WHEN ${rare(size)} THEN ARRAY['rare'] ELSE ARRAY['common'] END,
+             CASE WHEN ${rare(size)} THEN 'retired' ELSE 'active' END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "questions");
     return { id: bankId };
@@ -136,10 +136,10 @@ export const questions: ListFixture = {
     { name: "search rare", query: "search=quixotic", rare: true, filtered: true },
     { name: "search common", query: "search=question", filtered: true },
     { name: "difficulty rare", query: "difficulty=hard", rare: true, filtered: true },
-    { name: "status common", query: "status=active", filtered: true },
+    { name: "status common", query: "status=active", filtered: true, counter: true },
     { name: "tag rare", query: "tag=rare", rare: true, filtered: true },
     { name: "tag common", query: "tag=common", filtered: true },
-    { name: "type common", query: "type=essay", filtered: true },
+    { name: "type common", query: "type=essay", filtered: true, counter: true },
   ],
 };
 

@@ -10,7 +10,7 @@ import {
   insertCourseTree,
   insertUsers,
   type ListFixture,
-  RARE,
+  rare,
   rows,
   sortQueries,
 } from "./types.js";
@@ -25,8 +25,8 @@ export const courses: ListFixture = {
   async seed(db, t, size) {
     await db.execute(sql`
       INSERT INTO courses (tenant_id, title, status, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'Quixotic Course ' || i ELSE 'Course ' || i END,
-             CASE WHEN ${RARE} THEN 'archived' ELSE 'published' END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'Quixotic Course ' || i ELSE 'Course ' || i END,
+             CASE WHEN ${rare(size)} THEN 'archived' ELSE 'published' END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "courses");
     return {};
@@ -36,7 +36,7 @@ export const courses: ListFixture = {
     { name: "search rare", query: "search=quixotic", rare: true, filtered: true },
     { name: "search common", query: "search=course", filtered: true },
     { name: "status rare", query: "status=archived", rare: true, filtered: true },
-    { name: "status common", query: "status=published", filtered: true },
+    { name: "status common", query: "status=published", filtered: true, counter: true },
   ],
 };
 
@@ -92,9 +92,9 @@ export const userEnrollments: ListFixture = {
       SELECT ${t.id}::uuid, 'Course ' || i, 'published', ${AT} FROM generate_series(1, ${size}) AS i`);
     await db.execute(sql`
       INSERT INTO enrollments (tenant_id, user_id, course_id, status, created_at)
-      SELECT ${t.id}::uuid, ${user?.id}::uuid, c.id,
-             CASE WHEN split_part(c.title, ' ', 2)::int % 10000 = 7 THEN 'suspended' ELSE 'active' END, c.created_at
-      FROM courses c WHERE c.tenant_id = ${t.id}::uuid`);
+      SELECT ${t.id}::uuid, ${user?.id}::uuid, c.id, CASE WHEN ${rare(size)} THEN 'suspended' ELSE 'active' END,
+             c.created_at
+      FROM courses c, LATERAL (SELECT split_part(c.title, ' ', 2)::int AS i) n WHERE c.tenant_id = ${t.id}::uuid`);
     const [one] = await rows<{ course_id: string }>(
       db,
       sql`SELECT course_id FROM enrollments WHERE tenant_id = ${t.id}::uuid LIMIT 1`,
@@ -121,15 +121,15 @@ export const modules: ListFixture = {
     await db.execute(sql`
       INSERT INTO course_modules (tenant_id, course_id, title, position, status, created_at)
       SELECT ${t.id}::uuid, ${courseId}::uuid, 'Module ' || i, i + 1,
-             CASE WHEN ${RARE} THEN 'draft' ELSE 'published' END, ${AT}
+             CASE WHEN ${rare(size)} THEN 'draft' ELSE 'published' END, ${AT}
       FROM generate_series(1, ${size} - 1) AS i`);
     await analyze(db, "course_modules", "lessons");
     return { id: courseId };
   },
   queries: [
     ...sortQueries(ListModulesQuery),
-    { name: "status rare", query: "status=draft", rare: true, filtered: true },
-    { name: "status common", query: "status=published", filtered: true },
+    { name: "status rare", query: "status=draft", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=published", filtered: true, counter: true },
   ],
 };
 
@@ -145,16 +145,16 @@ export const lessons: ListFixture = {
       INSERT INTO lessons (tenant_id, course_id, module_id, title, type, content, position, status, created_at)
       SELECT ${t.id}::uuid, ${courseId}::uuid, ${moduleId}::uuid, 'Lesson ' || i, 'text',
              '{"bodyHtml": "<p>Lesson</p>"}'::jsonb, i + 1,
-             CASE WHEN ${RARE} THEN 'draft' ELSE 'published' END, ${AT}
+             CASE WHEN ${rare(size)} THEN 'draft' ELSE 'published' END, ${AT}
       FROM generate_series(1, ${size} - 1) AS i`);
     await analyze(db, "lessons");
     return { id: moduleId };
   },
   queries: [
     ...sortQueries(ListLessonsQuery),
-    { name: "status rare", query: "status=draft", rare: true, filtered: true },
-    { name: "status common", query: "status=published", filtered: true },
-    { name: "type common", query: "type=text", filtered: true },
+    { name: "status rare", query: "status=draft", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=published", filtered: true, counter: true },
+    { name: "type common", query: "type=text", filtered: true, counter: true },
   ],
 };
 

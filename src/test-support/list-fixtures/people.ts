@@ -12,7 +12,7 @@ import {
   insertedId,
   insertUsers,
   type ListFixture,
-  RARE,
+  rare,
   rows,
   sortQueries,
 } from "./types.js";
@@ -58,9 +58,9 @@ export const classes: ListFixture = {
     const { courseId } = await insertCourseTree(db, t);
     await db.execute(sql`
       INSERT INTO class_groups (tenant_id, name, code, status, course_ids, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'Quixotic Class ' || i ELSE 'Class ' || i END, 'C' || i,
-             CASE WHEN ${RARE} THEN 'archived' ELSE 'active' END,
-             CASE WHEN ${RARE} THEN ARRAY[${courseId}::uuid] ELSE '{}'::uuid[] END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'Quixotic Class ' || i ELSE 'Class ' || i END, 'C' || i,
+             CASE WHEN ${rare(size)} THEN 'archived' ELSE 'active' END,
+             CASE WHEN ${rare(size)} THEN ARRAY[${courseId}::uuid] ELSE '{}'::uuid[] END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "class_groups");
     return { courseId };
@@ -111,7 +111,7 @@ export const invites: ListFixture = {
     await db.execute(sql`
       INSERT INTO invites (tenant_id, email, name, role, token_hash, status, expires_at, created_at, updated_at)
       SELECT ${t.id}::uuid, 'invitee' || i || '@' || ${t.slug} || '.test', 'Invitee ' || i, 'student',
-             md5(${t.id} || '-' || i), CASE WHEN ${RARE} THEN 'revoked' ELSE 'pending' END,
+             md5(${t.id} || '-' || i), CASE WHEN ${rare(size)} THEN 'revoked' ELSE 'pending' END,
              now() + interval '30 days', ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "invites");
@@ -141,9 +141,9 @@ export const messages: ListFixture = {
       INSERT INTO email_messages (tenant_id, message_id, template_key, locale, to_user_id, to_email, subject,
                                   body_sealed, status, triggered_by, sent_at, created_at, updated_at)
       SELECT ${t.id}::uuid, '<' || ${t.id} || '.' || i || '@aula.test>',
-             CASE WHEN ${RARE} THEN 'custom.quixotic' ELSE 'invitation' END, 'en-US',
-             CASE WHEN ${RARE} THEN ${user?.id}::uuid END, 'someone' || i || '@example.com', 'Subject ' || i, '',
-             CASE WHEN ${RARE} THEN 'failed' ELSE 'sent' END, 'system', ${AT}, ${AT}, ${AT}
+             CASE WHEN ${rare(size)} THEN 'custom.quixotic' ELSE 'invitation' END, 'en-US',
+             CASE WHEN ${rare(size)} THEN ${user?.id}::uuid END, 'someone' || i || '@example.com', 'Subject ' || i, '',
+             CASE WHEN ${rare(size)} THEN 'failed' ELSE 'sent' END, 'system', ${AT}, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     const [latest] = await rows<{ since: string }>(
       db,
@@ -172,8 +172,8 @@ export const tags: ListFixture = {
   async seed(db, t, size) {
     await db.execute(sql`
       INSERT INTO tags (tenant_id, name, slug, applies_to, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'Quixotic ' || i ELSE 'Topic ' || i END, 'topic-' || i,
-             CASE WHEN ${RARE} THEN ARRAY['question'] ELSE ARRAY['user', 'course'] END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'Quixotic ' || i ELSE 'Topic ' || i END, 'topic-' || i,
+             CASE WHEN ${rare(size)} THEN ARRAY['question'] ELSE ARRAY['user', 'course'] END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "tags");
     return {};
@@ -205,7 +205,7 @@ export const tagResources: ListFixture = {
     await db.execute(sql`
       INSERT INTO courses (tenant_id, title, status)
       SELECT ${t.id}::uuid, 'Tagged course ' || i, 'published'
-      FROM generate_series(1, greatest(1, ${size} / 10000)) AS i`);
+      FROM generate_series(1, 10) AS i`);
     await db.execute(sql`
       INSERT INTO tag_assignments (tenant_id, tag_id, resource_type, resource_id, created_at)
       SELECT ${t.id}::uuid, ${tagId}::uuid, 'course', c.id, c.created_at

@@ -4,7 +4,7 @@ import { ListMediaQuery } from "../../modules/media/schemas.js";
 import { ListProfileFieldsQuery } from "../../modules/profile-fields/schemas.js";
 import { ListThemesQuery } from "../../modules/themes/schemas.js";
 import { ListVideoProvidersQuery } from "../../modules/video-providers/schemas.js";
-import { AT, analyze, type ListFixture, RARE, sortQueries } from "./types.js";
+import { AT, analyze, type ListFixture, rare, sortQueries } from "./types.js";
 
 /**
  * The institution's files and settings: media, themes, video providers, domains, the payment log, profile fields,
@@ -20,10 +20,10 @@ export const media: ListFixture = {
     await db.execute(sql`
       INSERT INTO media (tenant_id, kind, filename, content_type, size_bytes, status, storage, storage_key,
                          upload_expires_at, ready_at, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'image' ELSE 'document' END,
-             CASE WHEN ${RARE} THEN 'quixotic-' || i || '.png' ELSE 'notes-' || i || '.pdf' END,
-             CASE WHEN ${RARE} THEN 'image/png' ELSE 'application/pdf' END, 1000,
-             CASE WHEN ${RARE} THEN 'failed' ELSE 'ready' END, 'local', ${t.id} || '/' || i,
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'image' ELSE 'document' END,
+             CASE WHEN ${rare(size)} THEN 'quixotic-' || i || '.png' ELSE 'notes-' || i || '.pdf' END,
+             CASE WHEN ${rare(size)} THEN 'image/png' ELSE 'application/pdf' END, 1000,
+             CASE WHEN ${rare(size)} THEN 'failed' ELSE 'ready' END, 'local', ${t.id} || '/' || i,
              ${AT} + interval '1 day', ${AT}, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "media");
@@ -33,8 +33,8 @@ export const media: ListFixture = {
     ...sortQueries(ListMediaQuery),
     { name: "search rare", query: "search=quixotic", rare: true, filtered: true },
     { name: "search common", query: "search=notes", filtered: true },
-    { name: "kind rare", query: "kind=image", rare: true, filtered: true },
-    { name: "kind common", query: "kind=document", filtered: true },
+    { name: "kind rare", query: "kind=image", rare: true, filtered: true, counter: true },
+    { name: "kind common", query: "kind=document", filtered: true, counter: true },
     { name: "status rare", query: "status=failed", rare: true, filtered: true },
     { name: "status common", query: "status=ready", filtered: true },
   ],
@@ -48,7 +48,7 @@ export const themes: ListFixture = {
   async seed(db, t, size) {
     await db.execute(sql`
       INSERT INTO themes (tenant_id, name, status, created_at, updated_at)
-      SELECT ${t.id}::uuid, 'Theme ' || i, CASE WHEN ${RARE} THEN 'archived' ELSE 'draft' END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, 'Theme ' || i, CASE WHEN ${rare(size)} THEN 'archived' ELSE 'draft' END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "themes");
     return {};
@@ -68,8 +68,8 @@ export const videoProviders: ListFixture = {
   async seed(db, t, size) {
     await db.execute(sql`
       INSERT INTO video_providers (tenant_id, provider, purpose, name, settings, status, created_at, updated_at)
-      SELECT ${t.id}::uuid, CASE WHEN ${RARE} THEN 'bigbluebutton' ELSE 'jitsi' END,
-             CASE WHEN ${RARE} THEN 'on_demand' ELSE 'live' END, 'Provider ' || i, '{}'::jsonb, 'connected',
+      SELECT ${t.id}::uuid, CASE WHEN ${rare(size)} THEN 'bigbluebutton' ELSE 'jitsi' END,
+             CASE WHEN ${rare(size)} THEN 'on_demand' ELSE 'live' END, 'Provider ' || i, '{}'::jsonb, 'connected',
              ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "video_providers");
@@ -127,8 +127,8 @@ export const profileFields: ListFixture = {
   async seed(db, t, size) {
     await db.execute(sql`
       INSERT INTO profile_fields (tenant_id, key, label, type, position, status, created_at, updated_at)
-      SELECT ${t.id}::uuid, 'field' || i, 'Field ' || i, CASE WHEN ${RARE} THEN 'number' ELSE 'text' END, i,
-             CASE WHEN ${RARE} THEN 'archived' ELSE 'active' END, ${AT}, ${AT}
+      SELECT ${t.id}::uuid, 'field' || i, 'Field ' || i, CASE WHEN ${rare(size)} THEN 'number' ELSE 'text' END, i,
+             CASE WHEN ${rare(size)} THEN 'archived' ELSE 'active' END, ${AT}, ${AT}
       FROM generate_series(1, ${size}) AS i`);
     await analyze(db, "profile_fields");
     return {};
