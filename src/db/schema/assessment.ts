@@ -78,6 +78,32 @@ export const questions = pgTable(
   ],
 );
 
+/**
+ * One row per tag of a question, kept by triggers from `questions.tags` (migration 0048), with the question's
+ * bank and timestamps: a bank's questions with one tag in each list order through an index, however rare the
+ * tag, and a tag's total from its counter.
+ */
+export const questionTags = pgTable(
+  "question_tags",
+  {
+    tenantId: uuid("tenant_id").notNull(),
+    questionId: uuid("question_id").notNull(),
+    tag: text("tag").notNull(),
+    bankId: uuid("bank_id").notNull(),
+    createdAt: isoTimestamp("created_at").notNull(),
+    updatedAt: isoTimestamp("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.questionId, t.tag] }),
+    index("question_tags_created_idx").on(t.tenantId, t.bankId, t.tag, t.createdAt, t.questionId),
+    index("question_tags_updated_idx").on(t.tenantId, t.bankId, t.tag, t.updatedAt, t.questionId),
+    foreignKey({
+      columns: [t.tenantId, t.questionId],
+      foreignColumns: [questions.tenantId, questions.id],
+    }).onDelete("cascade"),
+  ],
+);
+
 export const questionVersions = pgTable(
   "question_versions",
   {

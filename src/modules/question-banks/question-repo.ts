@@ -2,7 +2,7 @@ import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { parentValueCounter, readCounter, soleFilter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
-import { questions, questionVersions, quizAttempts, quizzes } from "../../db/schema/index.js";
+import { questions, questionTags, questionVersions, quizAttempts, quizzes } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { QuestionContent } from "./question-rules.js";
@@ -84,7 +84,8 @@ function where(tenantId: Bindable, f: Placeholders): SQL {
     f.type === undefined ? undefined : eq(questions.type, f.type),
     f.diff === undefined ? undefined : eq(questions.difficulty, f.diff),
     f.status === undefined ? undefined : eq(questions.status, f.status),
-    // Containment, not `= ANY`, so the GIN index on (tenant, bank, tags) can answer it.
+    // Containment, not `= ANY`, so the GIN index on (tenant, bank, tags) can answer a count of a tag with other
+    // filters; a page by tag walks question_tags instead (listQuestions).
     f.tag === undefined ? undefined : sql`${questions.tags} @> ARRAY[${f.tag}]::text[]`,
     f.pat === undefined ? undefined : sql`aula_fold(${questions.stem}) LIKE aula_fold(${f.pat})`,
   ) as SQL;
@@ -124,25 +125,58 @@ export async function listQuestions(
     tenantId,
     bindings(bankId, filter),
     window,
-    (p, name) =>
-      db
+    (p, name) => {
+      const { tag, ...rest } = p as Placeholders;
+      if (tag === undefined) {
+        return db
+          .select(columns)
+          .from(questions)
+          .where(where(p.tenantId, rest))
+          .orderBy(...ORDER[sort])
+          .limit(p.limit)
+          .offset(p.offset)
+          .prepare(name);
+      }
+      // A tag walks its own rows in list order (question_tags, migration 0048) and joins each to its question:
+      // the page reads what it returns, whether the tag has ten questions in the bank or all of them.
+      return db
         .select(columns)
-        .from(questions)
-        .where(where(p.tenantId, p as Placeholders))
-        .orderBy(...ORDER[sort])
+        .from(questionTags)
+        .innerJoin(
+          questions,
+          and(eq(questions.tenantId, questionTags.tenantId), eq(questions.id, questionTags.questionId)),
+        )
+        .where(
+          and(
+            eq(questionTags.tenantId, p.tenantId),
+            eq(questionTags.bankId, rest.bank),
+            eq(questionTags.tag, tag),
+            where(p.tenantId, rest),
+          ),
+        )
+        .orderBy(...TAGGED_ORDER[sort])
         .limit(p.limit)
         .offset(p.offset)
-        .prepare(name),
-    // A search's or a tag's generic plan would walk the bank in list order, filtering every row, for a rare
-    // value: each is planned for its own value (its index's few matches, or the order for a common one).
-    { customPlan: ["pat", "tag"] },
+        .prepare(name);
+    },
+    // A search's generic plan would walk the bank in list order, filtering every row, for a rare term: each is
+    // planned for its own term (the trigram index's few matches, or the order for a common one).
+    { customPlan: ["pat"] },
   );
   return (rows as QuestionRow[]).map(toRecord);
 }
 
+/** The list's orders on a tag's rows, which carry their question's timestamps. */
+const TAGGED_ORDER: Record<QuestionSort, SQL[]> = {
+  createdAt: [asc(questionTags.createdAt), asc(questionTags.questionId)],
+  "-createdAt": [desc(questionTags.createdAt), desc(questionTags.questionId)],
+  updatedAt: [asc(questionTags.updatedAt), asc(questionTags.questionId)],
+  "-updatedAt": [desc(questionTags.updatedAt), desc(questionTags.questionId)],
+};
+
 /**
- * A bank's unfiltered total is its counter (exact); a filtered one counts its matches up to the platform's cap,
- * newest first (a bank can hold any number of a type's, a status's or a tag's questions).
+ * Exact from a counter unfiltered and with one status, type or tag (migrations 0047 and 0048); otherwise the
+ * matches counted up to the platform's cap, newest first (a search or a combination can match the whole bank).
  */
 export async function countQuestions(
   db: Executor,
@@ -154,8 +188,11 @@ export async function countQuestions(
     return exactTotal(await readCounter(db, tenantId, `questions:bank_id:${bankId}`));
   }
   const only = soleFilter(filter);
-  if (only !== undefined && (only[0] === "status" || only[0] === "type")) {
-    const counter = parentValueCounter("questions", { column: "bank_id", id: bankId }, ...only);
+  if (only !== undefined && (only[0] === "status" || only[0] === "type" || only[0] === "tag")) {
+    const counter =
+      only[0] === "tag"
+        ? parentValueCounter("question_tags", { column: "bank_id", id: bankId }, ...only)
+        : parentValueCounter("questions", { column: "bank_id", id: bankId }, ...only);
     return exactTotal(await readCounter(db, tenantId, counter));
   }
   return countCapped(db, questions, where(tenantId, bindings(bankId, filter)), ORDER["-createdAt"]);

@@ -33,7 +33,7 @@ export function questionRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise. Filter by `type`, `difficulty`, `status` and `tag`; " +
           "`search` matches the stem, ignoring case and accents. Answer keys are included. " +
-          cappedTotalNote("unfiltered and with `status` or `type` alone"),
+          cappedTotalNote("unfiltered and with `status`, `type` or `tag` alone"),
         params: IdParams,
         querystring: ListQuestionsQuery,
         response: { 200: QuestionPage },

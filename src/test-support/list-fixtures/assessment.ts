@@ -137,8 +137,8 @@ export const questions: ListFixture = {
     { name: "search common", query: "search=question", filtered: true },
     { name: "difficulty rare", query: "difficulty=hard", rare: true, filtered: true },
     { name: "status common", query: "status=active", filtered: true, counter: true },
-    { name: "tag rare", query: "tag=rare", rare: true, filtered: true },
-    { name: "tag common", query: "tag=common", filtered: true },
+    { name: "tag rare", query: "tag=rare", rare: true, filtered: true, counter: true },
+    { name: "tag common", query: "tag=common", filtered: true, counter: true },
     { name: "type common", query: "type=essay", filtered: true, counter: true },
   ],
 };
