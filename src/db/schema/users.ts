@@ -88,6 +88,36 @@ export const classGroups = pgTable(
   ],
 );
 
+/**
+ * One row per course of a class, kept by triggers from `class_groups.course_ids` (migration 0049) with the class's
+ * sort keys: a course's classes in each list order through an index, and the course's total from its counter.
+ */
+export const classGroupCourses = pgTable(
+  "class_group_courses",
+  {
+    tenantId: uuid("tenant_id").notNull(),
+    classGroupId: uuid("class_group_id").notNull(),
+    courseId: uuid("course_id").notNull(),
+    name: text("name").notNull(),
+    createdAt: isoTimestamp("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.classGroupId, t.courseId], name: "class_group_courses_pk" }),
+    index("class_group_courses_created_idx").on(t.tenantId, t.courseId, t.createdAt, t.classGroupId),
+    index("class_group_courses_name_idx").on(
+      t.tenantId,
+      t.courseId,
+      sql`aula_fold(${t.name})`,
+      t.classGroupId,
+    ),
+    foreignKey({
+      columns: [t.tenantId, t.classGroupId],
+      foreignColumns: [classGroups.tenantId, classGroups.id],
+      name: "class_group_courses_class_fk",
+    }).onDelete("cascade"),
+  ],
+);
+
 export const classGroupMembers = pgTable(
   "class_group_members",
   {

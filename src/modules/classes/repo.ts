@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, likeContains, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { classGroups, courses, tenantCounters } from "../../db/schema/index.js";
+import { classGroupCourses, classGroups, courses, tenantCounters } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type {
@@ -44,6 +44,14 @@ const ORDER: Record<ClassSort, SQL[]> = {
   createdAt: [asc(classGroups.createdAt), asc(classGroups.id)],
   name: [sql`aula_fold(${classGroups.name}) ASC`, asc(classGroups.id)],
   "-name": [sql`aula_fold(${classGroups.name}) DESC`, desc(classGroups.id)],
+};
+
+/** The list's orders on a course's rows, which carry their class's name and creation time. */
+const COURSE_ORDER: Record<ClassSort, SQL[]> = {
+  "-createdAt": [desc(classGroupCourses.createdAt), desc(classGroupCourses.classGroupId)],
+  createdAt: [asc(classGroupCourses.createdAt), asc(classGroupCourses.classGroupId)],
+  name: [sql`aula_fold(${classGroupCourses.name}) ASC`, asc(classGroupCourses.classGroupId)],
+  "-name": [sql`aula_fold(${classGroupCourses.name}) DESC`, desc(classGroupCourses.classGroupId)],
 };
 
 export const sortTag = (sort: string) => (sort.startsWith("-") ? `${sort.slice(1)}_desc` : `${sort}_asc`);
@@ -91,19 +99,45 @@ export async function listClasses(
     tenantId,
     bindings(filter),
     window,
-    (p, name) =>
-      db
+    (p, name) => {
+      const { courseId, ...rest } = p;
+      if (courseId === undefined) {
+        return db
+          .select(columns)
+          .from(classGroups)
+          .where(where(p.tenantId, rest))
+          .orderBy(...ORDER[sort])
+          .limit(p.limit)
+          .offset(p.offset)
+          .prepare(name);
+      }
+      // A course walks its own rows in list order (class_group_courses, migration 0049) and joins each to its
+      // class: the page reads what it returns, whether ten classes follow the course or all of them.
+      return db
         .select(columns)
-        .from(classGroups)
-        .where(where(p.tenantId, p))
-        .orderBy(...ORDER[sort])
+        .from(classGroupCourses)
+        .innerJoin(
+          classGroups,
+          and(
+            eq(classGroups.tenantId, classGroupCourses.tenantId),
+            eq(classGroups.id, classGroupCourses.classGroupId),
+          ),
+        )
+        .where(
+          and(
+            eq(classGroupCourses.tenantId, p.tenantId),
+            eq(classGroupCourses.courseId, courseId),
+            where(p.tenantId, rest),
+          ),
+        )
+        .orderBy(...COURSE_ORDER[sort])
         .limit(p.limit)
         .offset(p.offset)
-        .prepare(name),
+        .prepare(name);
+    },
     // A search's generic plan would walk the tenant in list order, filtering every row, for a rare term: each
-    // search (and course, which a few classes or all of them follow) is planned for its own value (the index's
-    // few matches, or the order for a common one).
-    { customPlan: ["pattern", "courseId"] },
+    // search is planned for its own term (the trigram index's few matches, or the order for a common one).
+    { customPlan: ["pattern"] },
   );
   return rows as ClassGroupRecord[];
 }
@@ -119,6 +153,10 @@ export async function countClasses(
 ): Promise<CappedTotal> {
   if (filter.search === undefined && filter.courseId === undefined) {
     const counter = filter.status === undefined ? "class_groups" : `class_groups:status:${filter.status}`;
+    return exactTotal(await readCounter(db, tenantId, counter));
+  }
+  if (filter.search === undefined && filter.status === undefined && filter.courseId !== undefined) {
+    const counter = `class_group_courses:course_id:${filter.courseId.toLowerCase()}`;
     return exactTotal(await readCounter(db, tenantId, counter));
   }
   return countCapped(db, classGroups, where(tenantId, bindings(filter)), ORDER["-createdAt"]);

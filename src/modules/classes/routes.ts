@@ -22,8 +22,8 @@ export function classRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise. Filter by `status`, by `courseId` (classes that follow the " +
           "course) and by `search`, which matches name and code ignoring case and accents. `pagination.total` " +
-          "is exact unfiltered and with `status` alone; a search or a course counts its matches exactly up to " +
-          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
+          "is exact unfiltered and with `status` or `courseId` alone; a search, or a course with `status`, counts its " +
+          `matches exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListClassesQuery,
         response: { 200: ClassGroupPage },
       },

@@ -71,7 +71,7 @@ export const classes: ListFixture = {
     { name: "search common", query: "search=class", filtered: true },
     { name: "status rare", query: "status=archived", rare: true, filtered: true },
     { name: "status common", query: "status=active", filtered: true },
-    { name: "courseId (rare)", query: "courseId={courseId}", rare: true, filtered: true },
+    { name: "courseId (rare)", query: "courseId={courseId}", rare: true, filtered: true, counter: true },
   ],
 };
 
