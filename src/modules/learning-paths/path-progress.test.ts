@@ -1,6 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { learningPathEnrollments, platformEvents, webhookDeliveries } from "../../db/schema/index.js";
+import {
+  enrollments,
+  learningPathEnrollments,
+  platformEvents,
+  webhookDeliveries,
+} from "../../db/schema/index.js";
 import { MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { makeCourse, type TestCourse } from "../../test-support/catalogue.js";
 import { makeKey, type SignedInUser, signedInUser } from "../../test-support/harness.js";
@@ -189,5 +194,27 @@ describe("path progress", () => {
     expect(await completedEvents()).toHaveLength(events + 1);
     const path = (await call(t, key, "GET", `/learning-paths/${pathId}`)).json();
     expect(path.courses.map((c: { courseId: string }) => c.courseId)).toEqual([c1.courseId, c2.courseId]);
+  });
+
+  it("stops counting a completed course enrollment that is dropped or deleted", async () => {
+    const idOf = async (course: TestCourse) =>
+      (
+        await h.database.db
+          .select({ id: enrollments.id })
+          .from(enrollments)
+          .where(
+            and(
+              eq(enrollments.tenantId, t.id),
+              eq(enrollments.userId, student.id),
+              eq(enrollments.courseId, course.courseId),
+            ),
+          )
+      )[0]?.id as string;
+    const dropped = await call(t, key, "DELETE", `/enrollments/${await idOf(c2)}`);
+    expect(dropped.statusCode).toBe(204);
+    expect(await standing()).toMatchObject({ requiredCompleted: 1, status: "active", completedAt: null });
+    const deleted = await call(t, key, "DELETE", `/enrollments/${await idOf(c1)}?mode=delete`);
+    expect(deleted.statusCode).toBe(204);
+    expect(await standing()).toMatchObject({ requiredCompleted: 0, status: "active" });
   });
 });
