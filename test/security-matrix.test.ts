@@ -40,6 +40,7 @@ import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
 import { fixtures as institution } from "./matrix/institution.js";
+import { fixtures as learningPaths } from "./matrix/learning-paths.js";
 import { fixtures as live } from "./matrix/live.js";
 import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
@@ -226,6 +227,7 @@ const GROUPS: Fixtures[] = [
   tags,
   courseContent,
   enrollments,
+  learningPaths,
   assessment,
   people,
   settings,

@@ -203,6 +203,11 @@ export const enUS = {
   "field.media_kind": "File {id} is not of kind {kind}.",
   "conflict.folder_name_taken": "A folder with this name already exists here.",
   "conflict.folder_not_empty": "This folder is not empty. Empty it first, or delete with recursive=true.",
+  "conflict.path_has_enrollments":
+    "This learning path has enrollments. Remove them first, or delete with force=true.",
+  "field.path_prerequisite": "Must be another course of this path: {id}.",
+  "field.path_cycle": "Prerequisites must not form a cycle: {ids}.",
+  "field.path_required_course": "A path needs at least one required course.",
   "field.folder_cycle": "A folder cannot be moved into itself or one of its sub-folders.",
   "field.scope_target":
     "Give courseId with the course scope, classId with the class scope, and neither with the institution scope.",

@@ -205,6 +205,11 @@ export const esES: Catalogue = {
   "field.media_kind": "El archivo {id} no es de tipo {kind}.",
   "conflict.folder_name_taken": "Ya existe una carpeta con este nombre aquí.",
   "conflict.folder_not_empty": "Esta carpeta no está vacía. Vacíala primero, o elimínala con recursive=true.",
+  "conflict.path_has_enrollments":
+    "Esta ruta de aprendizaje tiene matrículas. Elimínalas antes o elimina con force=true.",
+  "field.path_prerequisite": "Debe ser otro curso de esta ruta: {id}.",
+  "field.path_cycle": "Los prerrequisitos no deben formar un ciclo: {ids}.",
+  "field.path_required_course": "Una ruta necesita al menos un curso obligatorio.",
   "field.folder_cycle": "Una carpeta no se puede mover dentro de sí misma ni de una de sus subcarpetas.",
   "field.scope_target":
     "Indica courseId con el ámbito course, classId con el ámbito class, y ninguno con el ámbito institution.",

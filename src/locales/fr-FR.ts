@@ -209,6 +209,11 @@ export const frFR: Catalogue = {
   "conflict.folder_name_taken": "Un dossier de ce nom existe déjà ici.",
   "conflict.folder_not_empty":
     "Ce dossier n'est pas vide. Videz-le d'abord, ou supprimez avec recursive=true.",
+  "conflict.path_has_enrollments":
+    "Ce parcours a des inscriptions. Supprimez-les d'abord ou supprimez avec force=true.",
+  "field.path_prerequisite": "Doit être un autre cours de ce parcours : {id}.",
+  "field.path_cycle": "Les prérequis ne doivent pas former de cycle : {ids}.",
+  "field.path_required_course": "Un parcours doit avoir au moins un cours obligatoire.",
   "field.folder_cycle":
     "Un dossier ne peut pas être déplacé dans lui-même ni dans l'un de ses sous-dossiers.",
   "field.scope_target":

@@ -205,6 +205,11 @@ export const ptBR: Catalogue = {
   "field.media_kind": "O arquivo {id} não é do tipo {kind}.",
   "conflict.folder_name_taken": "Já existe uma pasta com este nome aqui.",
   "conflict.folder_not_empty": "Esta pasta não está vazia. Esvazie-a primeiro, ou exclua com recursive=true.",
+  "conflict.path_has_enrollments":
+    "Esta trilha de aprendizagem tem matrículas. Remova-as antes ou exclua com force=true.",
+  "field.path_prerequisite": "Deve ser outro curso desta trilha: {id}.",
+  "field.path_cycle": "Os pré-requisitos não podem formar um ciclo: {ids}.",
+  "field.path_required_course": "Uma trilha precisa de pelo menos um curso obrigatório.",
   "field.folder_cycle": "Uma pasta não pode ser movida para dentro de si mesma ou de uma de suas subpastas.",
   "field.scope_target":
     "Informe courseId com o escopo course, classId com o escopo class, e nenhum dos dois com o escopo institution.",

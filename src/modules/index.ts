@@ -17,6 +17,7 @@ import { eventRoutes } from "./events/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
+import { learningPathRoutes } from "./learning-paths/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
 import { liveClassRoutes } from "./live-classes/routes.js";
 import { mediaRoutes } from "./media/routes.js";
@@ -41,6 +42,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   courseModuleRoutes(app, ctx);
   lessonRoutes(app, ctx);
   enrollmentRoutes(app, ctx);
+  learningPathRoutes(app, ctx);
   userRoutes(app, ctx);
   classRoutes(app, ctx);
   inviteRoutes(app, ctx);

@@ -1,6 +1,7 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { LEARNING } from "./list-fixtures/learning.js";
+import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
 import { PEOPLE } from "./list-fixtures/people.js";
 import { PLATFORM } from "./list-fixtures/platform.js";
 import type { ListFixture, ListQuery, Seeded } from "./list-fixtures/types.js";
@@ -16,6 +17,7 @@ export type { ListFixture, ListQuery, Seeded, SeedTenant } from "./list-fixtures
 export const LIST_FIXTURES: ListFixture[] = [
   ...PEOPLE,
   ...LEARNING,
+  ...LEARNING_PATHS,
   ...ASSESSMENT,
   ...PLATFORM,
   ...INTEGRATIONS,

@@ -7,6 +7,7 @@ export * from "./courses.js";
 export * from "./email.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
+export * from "./learning-paths.js";
 export * from "./live.js";
 export * from "./media.js";
 export * from "./settings.js";

@@ -5,6 +5,7 @@ import { pageWindow } from "../../platform/pagination/pagination.js";
 import { copyCourseContent, outlineOf } from "../course-modules/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { dropCourseFromPaths } from "../learning-paths/progress.js";
 import { assertReadable, type Reader, STAFF } from "./audience.js";
 import * as repo from "./repo.js";
 import type {
@@ -150,6 +151,8 @@ export async function deleteCourse(
     if (options.force !== true && (await repo.hasCurrentEnrollments(tx, tenantId, id))) {
       throw new AppError("conflict", { messageKey: "conflict.course_has_enrollments" });
     }
+    // The course leaves the learning paths holding it first, so their counts and progress stay exact.
+    await dropCourseFromPaths(tx, tenantId, id, actor);
     await repo.deleteCourse(tx, tenantId, id);
     await emitLifecycle(tx, tenantId, "course_deleted", course, actor);
   });

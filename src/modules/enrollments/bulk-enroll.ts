@@ -71,7 +71,7 @@ export async function bulkEnroll(
   tenantId: string,
   actor: Actor,
   items: readonly BulkItemInput[],
-  options: { source?: "bulk" | "invite" } = {},
+  options: { source?: "bulk" | "invite" | "learning_path" } = {},
 ): Promise<BulkItemResult[]> {
   const results: BulkItemResult[] = [];
   const fail = (index: number, details: DetailKey[]) =>

@@ -4,6 +4,7 @@ import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
+import { refreshPathProgress } from "../learning-paths/progress.js";
 import type { CompletionRecord, ListCompletionsQueryType } from "./completion-schemas.js";
 import * as repo from "./completions-repo.js";
 import { lockCurrentEnrollment } from "./enrollment-locks.js";
@@ -142,6 +143,10 @@ export async function recordCompletion(
     });
   }
   await emitEvents(tx, tenantId, events);
+  // The course's completion counts toward the learning paths holding it, in this same transaction.
+  if (completesEnrollment) {
+    await refreshPathProgress(tx, tenantId, { userId, courseId: lesson.courseId }, input.actor);
+  }
   return { created: true, completion };
 }
 
@@ -175,12 +180,14 @@ export async function resetCompletion(
     const removed = await repo.deleteCompletion(tx, tenantId, lessonId, userId);
     if (removed === undefined) throw notFound();
     let progressPercent: number | null = null;
+    let reopened = false;
     if (enrollment !== undefined) {
       const progress = await repo.courseProgress(tx, tenantId, lesson.courseId, userId, lesson.moduleId);
       progressPercent = percentOf(progress.done, progress.total);
       const stillComplete = progress.total > 0 && progress.done === progress.total;
       if (enrollment.status === "completed" && !stillComplete) {
         await repo.reopenEnrollment(tx, tenantId, enrollment.id);
+        reopened = true;
       }
     }
     await emitEvents(tx, tenantId, [
@@ -198,6 +205,7 @@ export async function resetCompletion(
         subject: subjectOf(user),
       },
     ]);
+    if (reopened) await refreshPathProgress(tx, tenantId, { userId, courseId: lesson.courseId }, actor);
   });
 }
 

@@ -16,7 +16,16 @@ export const ENROLLMENT_STATUSES = [
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 /** What a client may set; `completed` only ever follows from lesson completions. */
 export const SETTABLE_STATUSES = ["active", "suspended", "dropped", "expired"] as const;
-export const ENROLLMENT_SOURCES = ["api", "manual", "self", "invite", "automation", "bulk", "lti"] as const;
+export const ENROLLMENT_SOURCES = [
+  "api",
+  "manual",
+  "self",
+  "invite",
+  "automation",
+  "bulk",
+  "lti",
+  "learning_path",
+] as const;
 export const SORTS = ["createdAt", "-createdAt"] as const;
 export type EnrollmentSort = (typeof SORTS)[number];
 

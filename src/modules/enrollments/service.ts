@@ -6,6 +6,7 @@ import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { refreshPathProgress } from "../learning-paths/progress.js";
 import { admitStudent } from "../users/service.js";
 import { lockEnrollment } from "./enrollment-locks.js";
 import { enrollmentAbout } from "./events.js";
@@ -200,8 +201,21 @@ export async function updateEnrollment(
     if (input.status === "dropped" && current.status !== "dropped") {
       await emitDropped(tx, tenantId, actor, updated, "drop");
     }
+    await leftCompletion(tx, tenantId, actor, current, updated.status);
     return updated;
   });
+}
+
+/** A completed enrollment that no longer is (dropped, suspended, deleted) stops counting toward its learning paths. */
+async function leftCompletion(
+  tx: Executor,
+  tenantId: string,
+  actor: Actor,
+  before: { userId: string; courseId: string; status: string },
+  after: string | undefined,
+): Promise<void> {
+  if (before.status !== "completed" || after === "completed") return;
+  await refreshPathProgress(tx, tenantId, { userId: before.userId, courseId: before.courseId }, actor);
 }
 
 /**
@@ -234,5 +248,6 @@ export async function deleteEnrollment(
         mode,
       );
     }
+    await leftCompletion(tx, tenantId, actor, current, mode === "delete" ? undefined : "dropped");
   });
 }

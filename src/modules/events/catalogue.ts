@@ -5,6 +5,7 @@ import { courseEvents } from "../courses/events.js";
 import { emailEvents } from "../email/events.js";
 import { enrollmentEvents } from "../enrollments/events.js";
 import { inviteEvents } from "../invites/events.js";
+import { learningPathEvents } from "../learning-paths/events.js";
 import { liveClassEvents } from "../live-classes/events.js";
 import { mediaEvents } from "../media/events.js";
 import { quizEvents } from "../quizzes/events.js";
@@ -22,6 +23,7 @@ import { gradeEvents } from "./grade-events.js";
 export const EVENT_DEFINITIONS = {
   ...courseEvents,
   ...enrollmentEvents,
+  ...learningPathEvents,
   ...quizEvents,
   ...gradeEvents,
   ...userEvents,

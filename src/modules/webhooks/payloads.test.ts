@@ -193,6 +193,12 @@ describe("what the worker really sends", () => {
     // Learning: an enrollment whose two lessons complete the course; one completion reset; a drop.
     const content = await makeCourse(h.database.db, t.id, [{ lessons: [{}, {}] }]);
     const enrollment = await ok("POST", "/enrollments", { userId: student.id, courseId: content.courseId });
+    // A learning path of that course: enrolled in it now, the course's completion below completes it.
+    const path = await ok("POST", "/learning-paths", {
+      title: "Trilha",
+      courses: [{ courseId: content.courseId }],
+    });
+    await ok("POST", `/learning-paths/${path.id}/enrollments`, { userIds: [student.id] });
     for (const lessonId of content.lessonIds) {
       await ok("PUT", `/lessons/${lessonId}/completions/${student.id}`, {});
     }
@@ -270,6 +276,8 @@ describe("what the worker really sends", () => {
       "module_completed",
       "enrollment_progressed",
       "enrollment_completed",
+      "learning_path_enrolled",
+      "learning_path_completed",
       "lesson_completion_reset",
       "enrollment_dropped",
       "quiz_submitted",

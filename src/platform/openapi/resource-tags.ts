@@ -9,6 +9,10 @@ export const RESOURCE_TAG_LIST = [
   { name: "lessons", description: "Lessons and their content, inside a course's modules." },
   { name: "enrollments", description: "Who takes or teaches which course, and how far they got." },
   { name: "completions", description: "Lesson completions, which drive progress and course completion." },
+  {
+    name: "learning-paths",
+    description: "Ordered courses with prerequisites, enrollment in all of them at once, and path progress.",
+  },
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
   { name: "users", description: "Students, instructors and administrators of the institution." },

@@ -40,9 +40,9 @@ export function holdsScope(granted: readonly string[], required: Scope): boolean
 
 /** What each group's scopes are for; `:read` reads and lists it, `:write` creates, changes and deletes it. */
 export const SCOPE_GROUP_DESCRIPTIONS: Record<ScopeGroup | "reports", string> = {
-  courses: "courses, their modules and lessons, and lesson completions",
+  courses: "courses, their modules and lessons, lesson completions, and learning paths",
   users: "users, their profile values and invitations sent on creation",
-  enrollments: "enrollments and their progress",
+  enrollments: "enrollments and their progress, learning-path enrollments included",
   classes: "class groups and their members",
   media: "uploaded files (media)",
   grades: "grades and gradebooks",
