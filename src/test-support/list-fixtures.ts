@@ -1,4 +1,5 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
+import { CERTIFICATES } from "./list-fixtures/certificates.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { LEARNING } from "./list-fixtures/learning.js";
 import { PEOPLE } from "./list-fixtures/people.js";
@@ -19,6 +20,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...ASSESSMENT,
   ...PLATFORM,
   ...INTEGRATIONS,
+  ...CERTIFICATES,
 ];
 
 /**
