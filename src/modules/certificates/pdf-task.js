@@ -24,6 +24,35 @@ function packageFile(file) {
 }
 
 /**
+ * @pdf-lib/fontkit 1.1.1 writes a subset's `loca` in the short format (offsets halved) whenever it is small, but
+ * copies each glyph's bytes unpadded: a font whose glyphs have odd lengths, as Google's builds of Noto Sans do,
+ * comes out with every glyph after the first odd one misplaced (blank in PDF.js and Chrome, though the text still
+ * extracts). Each glyph the subset takes is padded to an even length here, as the TrueType format recommends.
+ * pdf-font.test.ts draws the embedded subset's glyphs back, so an upgrade that changes these internals fails there.
+ */
+function padGlyphs(font) {
+  const createSubset = font.createSubset.bind(font);
+  font.createSubset = () => {
+    const subset = createSubset();
+    const addGlyph = subset._addGlyph;
+    if (typeof addGlyph !== "function") return subset;
+    subset._addGlyph = function (gid) {
+      const index = addGlyph.call(this, gid);
+      const data = this.glyf[index];
+      if (data.length % 2 === 1) {
+        const even = new data.constructor(data.length + 1);
+        even.set(data);
+        this.glyf[index] = even;
+        this.offset += 1;
+      }
+      return index;
+    };
+    return subset;
+  };
+  return font;
+}
+
+/**
  * fontkit as pdf-lib asks for it, keeping each parsed font: laying text out with a font of this size first builds
  * its substitution and positioning tables (about 200 ms), which a thread then pays once rather than per page.
  */
@@ -32,7 +61,7 @@ const cachingFontkit = {
   create(bytes, postscriptName) {
     let font = parsed.get(bytes);
     if (font === undefined) {
-      font = fontkit.create(bytes, postscriptName);
+      font = padGlyphs(fontkit.create(bytes, postscriptName));
       parsed.set(bytes, font);
     }
     return font;
@@ -60,9 +89,16 @@ function colour(hex) {
 /** Control characters would draw as nothing useful: spaces (new lines are kept by the callers that wrap). */
 const clean = (text) => text.replace(/[^\P{Cc}\n]/gu, " ");
 
+/**
+ * More characters than a line of `width` can hold at `size`, whatever the glyphs (none is narrower than a fifth
+ * of the size): text past this is cut before anything is measured, so measuring never grows with the input.
+ */
+const roomFor = (width, size) => Math.ceil(width / (size * 0.2));
+
 /** Cuts `text` to fit `width`, ending with an ellipsis when anything was cut. */
-function cutToWidth(text, font, size, width) {
-  if (font.widthOfTextAtSize(text, size) <= width) return text;
+function cutToWidth(whole, font, size, width) {
+  const text = whole.slice(0, roomFor(width, size));
+  if (text.length === whole.length && font.widthOfTextAtSize(text, size) <= width) return text;
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -79,8 +115,9 @@ function cutToWidth(text, font, size, width) {
  */
 function wrap(text, font, size, width, maxLines) {
   const lines = [];
-  let truncated = false;
-  for (const paragraph of clean(text).split("\n")) {
+  const room = maxLines * roomFor(width, size);
+  let truncated = text.length > room;
+  for (const paragraph of clean(text.slice(0, room)).split("\n")) {
     let line = "";
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
       const candidate = line === "" ? word : `${line} ${word}`;
@@ -118,7 +155,8 @@ function centred(page, text, font, size, y, color, centre) {
 }
 
 /** The largest size from `size` down to `min` at which `text` fits one line; cut to fit at `min`. */
-function oneLine(text, font, size, min, width) {
+function oneLine(whole, font, size, min, width) {
+  const text = whole.slice(0, roomFor(width, min) + 1);
   let s = size;
   while (s > min && font.widthOfTextAtSize(text, s) > width) s -= 1;
   return { text: cutToWidth(text, font, s, width), size: s };
