@@ -34,6 +34,7 @@ import {
   type TestTenant,
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
+import { fixtures as certificates } from "./matrix/certificates.js";
 import { fixtures as courseContent } from "./matrix/course-content.js";
 import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as email } from "./matrix/email.js";
@@ -237,6 +238,7 @@ const GROUPS: Fixtures[] = [
   media,
   drive,
   live,
+  certificates,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

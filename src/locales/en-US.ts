@@ -144,6 +144,14 @@ export const enUS = {
   "field.unknown_user": "Unknown user: {id}.",
   "field.unknown_user_email": "No user with the e-mail {email}.",
   "field.unknown_course": "Unknown course: {id}.",
+  "field.unknown_certificate_template": "Unknown certificate template: {id}.",
+  "conflict.course_has_certificate_template":
+    "Another certificate template already issues certificates for one of these courses.",
+  "conflict.certificate_template_archived":
+    "This certificate template is archived and issues no certificates.",
+  "conflict.certificate_not_enrolled": "This user has no enrollment in this course to certify.",
+  "conflict.certificate_exists": "This enrollment already holds a valid certificate. Revoke it first.",
+  "conflict.certificate_revoked": "This certificate is already revoked.",
   "field.after_starts_at": "Must be later than the start of the enrollment ({startsAt}).",
   "field.user_or_email": "Give exactly one of userId and email.",
   "field.grading_scale_order": "Must be lower than the minPercent of the band before it.",

@@ -143,6 +143,14 @@ export const esES: Catalogue = {
   "field.unknown_user": "Usuario desconocido: {id}.",
   "field.unknown_user_email": "Ningún usuario con el correo {email}.",
   "field.unknown_course": "Curso desconocido: {id}.",
+  "field.unknown_certificate_template": "Plantilla de certificado desconocida: {id}.",
+  "conflict.course_has_certificate_template":
+    "Otra plantilla de certificado ya emite certificados para uno de estos cursos.",
+  "conflict.certificate_template_archived":
+    "Esta plantilla de certificado está archivada y no emite certificados.",
+  "conflict.certificate_not_enrolled": "Este usuario no tiene matrícula en este curso que certificar.",
+  "conflict.certificate_exists": "Esta matrícula ya tiene un certificado válido. Revócalo antes.",
+  "conflict.certificate_revoked": "Este certificado ya está revocado.",
   "field.after_starts_at": "Debe ser posterior al inicio de la matrícula ({startsAt}).",
   "field.user_or_email": "Indica exactamente uno entre userId y email.",
   "field.grading_scale_order": "Debe ser menor que el minPercent de la franja anterior.",

@@ -145,6 +145,14 @@ export const frFR: Catalogue = {
   "field.unknown_user": "Utilisateur inconnu : {id}.",
   "field.unknown_user_email": "Aucun utilisateur avec l'adresse {email}.",
   "field.unknown_course": "Cours inconnu : {id}.",
+  "field.unknown_certificate_template": "Modèle de certificat inconnu : {id}.",
+  "conflict.course_has_certificate_template":
+    "Un autre modèle de certificat délivre déjà des certificats pour l’un de ces cours.",
+  "conflict.certificate_template_archived":
+    "Ce modèle de certificat est archivé et ne délivre aucun certificat.",
+  "conflict.certificate_not_enrolled": "Cet utilisateur n’a aucune inscription à certifier dans ce cours.",
+  "conflict.certificate_exists": "Cette inscription a déjà un certificat valide. Révoquez-le d’abord.",
+  "conflict.certificate_revoked": "Ce certificat est déjà révoqué.",
   "field.after_starts_at": "Doit être postérieur au début de l'inscription ({startsAt}).",
   "field.user_or_email": "Indiquez exactement un champ parmi userId et email.",
   "field.grading_scale_order": "Doit être inférieur au minPercent de la tranche précédente.",

@@ -143,6 +143,14 @@ export const ptBR: Catalogue = {
   "field.unknown_user": "Usuário desconhecido: {id}.",
   "field.unknown_user_email": "Nenhum usuário com o e-mail {email}.",
   "field.unknown_course": "Curso desconhecido: {id}.",
+  "field.unknown_certificate_template": "Modelo de certificado desconhecido: {id}.",
+  "conflict.course_has_certificate_template":
+    "Outro modelo de certificado já emite certificados para um destes cursos.",
+  "conflict.certificate_template_archived":
+    "Este modelo de certificado está arquivado e não emite certificados.",
+  "conflict.certificate_not_enrolled": "Este usuário não tem matrícula neste curso para certificar.",
+  "conflict.certificate_exists": "Esta matrícula já tem um certificado válido. Revogue-o antes.",
+  "conflict.certificate_revoked": "Este certificado já está revogado.",
   "field.after_starts_at": "Deve ser posterior ao início da matrícula ({startsAt}).",
   "field.user_or_email": "Informe exatamente um entre userId e email.",
   "field.grading_scale_order": "Deve ser menor que o minPercent da faixa anterior.",

@@ -7,6 +7,7 @@ import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
 import { billingRoutes } from "./billing/routes.js";
 import { calendarRoutes } from "./calendar/routes.js";
+import { certificateRoutes } from "./certificates/routes.js";
 import { classRoutes } from "./classes/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
@@ -66,4 +67,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   videoProviderRoutes(app, ctx, video);
   calendarRoutes(app, ctx);
   liveClassRoutes(app, ctx, video);
+  certificateRoutes(app, ctx);
 }

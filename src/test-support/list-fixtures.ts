@@ -1,4 +1,5 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
+import { CERTIFICATES } from "./list-fixtures/certificates.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { LEARNING } from "./list-fixtures/learning.js";
 import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
@@ -21,6 +22,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...ASSESSMENT,
   ...PLATFORM,
   ...INTEGRATIONS,
+  ...CERTIFICATES,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
+import { expireCertificates } from "../modules/certificates/expiry.js";
 import { type MailLoopOptions, startMailLoop } from "../modules/email/worker.js";
 import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
@@ -54,6 +55,12 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "enrollments-expire",
     everyMs: HOUR_MS,
     run: async (ctx) => ({ expired: await expireEnrollments(ctx.database.db) }),
+  },
+  {
+    // Marks expired certificates and warns 30 days ahead (certificate_expired, certificate_expiring).
+    name: "certificates-expire",
+    everyMs: HOUR_MS,
+    run: (ctx) => expireCertificates(ctx.database.db),
   },
   {
     name: "invites-expire",

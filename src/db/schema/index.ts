@@ -2,6 +2,7 @@ export * from "./assessment.js";
 export * from "./auth.js";
 export * from "./automations.js";
 export * from "./billing.js";
+export * from "./certificates.js";
 export * from "./community.js";
 export * from "./courses.js";
 export * from "./email.js";

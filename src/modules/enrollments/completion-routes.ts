@@ -47,7 +47,8 @@ export function completionRoutes(app: App, ctx: AppContext): void {
         description:
           "Idempotent: the first call records the completion (201) and emits `lesson_completed`, then " +
           "`module_completed` and `enrollment_completed` when it finishes the module or the course (the " +
-          "enrollment becomes `completed`); a repeat answers 200 with the stored completion and changes " +
+          "enrollment becomes `completed`, with `certificate_issued` when the course names an active certificate " +
+          "template); a repeat answers 200 with the stored completion and changes " +
           "nothing. The user needs an active or completed enrollment in the lesson's course (409 otherwise). " +
           "`source` is `api` for API keys and `teacher` for sessions.",
         params: CompletionParams,

@@ -2,6 +2,7 @@ import type { Executor } from "../../db/client.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
+import { issueOnCompletion } from "../certificates/issue.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { type EventInput, emitEvents } from "../events/emit.js";
 import { refreshPathProgress } from "../learning-paths/progress.js";
@@ -42,7 +43,8 @@ export interface RecordCompletionInput {
  * turns: each sees the ones before it, and exactly one of them can finish a module or the course. A first
  * completion sets the enrollment's `startedAt` and `lastActivityAt`, emits `lesson_completed`, then
  * `module_completed` when it finishes the required lessons of its module (`all` of them, or `any` one), and
- * `enrollment_completed` (with the enrollment becoming `completed`) when it finishes those of the course.
+ * `enrollment_completed` (with the enrollment becoming `completed`) when it finishes those of the course, and then
+ * `certificate_issued` when the course names an active certificate template.
  *
  * Throws 404 for an unknown lesson or user and 409 `conflict.not_enrolled` without an active or completed
  * enrollment in the course.
@@ -141,6 +143,9 @@ export async function recordCompletion(
       actor,
       subject,
     });
+    // A course that names a certificate template issues its certificate in this same transaction.
+    const issued = await issueOnCompletion(tx, tenantId, after, subject, actor);
+    if (issued !== undefined) events.push(issued);
   }
   await emitEvents(tx, tenantId, events);
   // The course's completion counts toward the learning paths holding it, in this same transaction.

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "typebox";
 import { automationEvents } from "../automations/events.js";
+import { certificateEvents } from "../certificates/events.js";
 import { classEvents } from "../classes/events.js";
 import { courseEvents } from "../courses/events.js";
 import { emailEvents } from "../email/events.js";
@@ -36,6 +37,7 @@ export const EVENT_DEFINITIONS = {
   ...settingsEvents,
   ...themeEvents,
   ...automationEvents,
+  ...certificateEvents,
 };
 
 type Definitions = typeof EVENT_DEFINITIONS;

@@ -15,6 +15,11 @@ export const RESOURCE_TAG_LIST = [
   },
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
+  {
+    name: "certificates",
+    description:
+      "Certificate templates, certificates issued on completion or by hand, PDFs and public verification.",
+  },
   { name: "users", description: "Students, instructors and administrators of the institution." },
   { name: "profile-fields", description: "Custom profile fields the institution defines for its users." },
   { name: "themes", description: "The institution's brand: colours, fonts, logo and custom CSS." },
