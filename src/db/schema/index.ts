@@ -5,6 +5,7 @@ export * from "./billing.js";
 export * from "./community.js";
 export * from "./courses.js";
 export * from "./email.js";
+export * from "./gradebook.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
 export * from "./live.js";
