@@ -10,6 +10,10 @@ export const RESOURCE_TAG_LIST = [
   { name: "enrollments", description: "Who takes or teaches which course, and how far they got." },
   { name: "completions", description: "Lesson completions, which drive progress and course completion." },
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
+  {
+    name: "gradebook",
+    description: "Grade categories and items, grades with their posting, course grades and the change log.",
+  },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
   { name: "users", description: "Students, instructors and administrators of the institution." },
   { name: "profile-fields", description: "Custom profile fields the institution defines for its users." },
