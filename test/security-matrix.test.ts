@@ -39,6 +39,7 @@ import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
+import { fixtures as gradebook } from "./matrix/gradebook.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as live } from "./matrix/live.js";
 import { fixtures as media } from "./matrix/media.js";
@@ -227,6 +228,7 @@ const GROUPS: Fixtures[] = [
   courseContent,
   enrollments,
   assessment,
+  gradebook,
   people,
   settings,
   profileFields,
