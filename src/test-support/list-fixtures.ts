@@ -1,4 +1,5 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
+import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { LEARNING } from "./list-fixtures/learning.js";
 import { PEOPLE } from "./list-fixtures/people.js";
@@ -17,6 +18,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...PEOPLE,
   ...LEARNING,
   ...ASSESSMENT,
+  ...GRADEBOOK,
   ...PLATFORM,
   ...INTEGRATIONS,
 ];
