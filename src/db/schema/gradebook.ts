@@ -18,7 +18,7 @@ import { courses } from "./courses.js";
 import { enrollments } from "./learning.js";
 import { users } from "./users.js";
 
-/** Migration 0049. A course's grade categories (Canvas's assignment groups): weight and drop rule. */
+/** Migration 0052. A course's grade categories (Canvas's assignment groups): weight and drop rule. */
 export const gradeCategories = pgTable(
   "grade_categories",
   {
