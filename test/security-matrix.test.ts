@@ -40,6 +40,7 @@ import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
+import { fixtures as gradebook } from "./matrix/gradebook.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as learningPaths } from "./matrix/learning-paths.js";
 import { fixtures as live } from "./matrix/live.js";
@@ -230,6 +231,7 @@ const GROUPS: Fixtures[] = [
   enrollments,
   learningPaths,
   assessment,
+  gradebook,
   people,
   settings,
   profileFields,

@@ -151,7 +151,12 @@ describe("settings list counters", () => {
     await run(sql`DELETE FROM users WHERE tenant_id = ${t.id} AND email LIKE 'e2@%'`);
     await run(sql`DELETE FROM courses WHERE tenant_id = ${t.id} AND title = 'C1'`);
     await expectCounted("enrollments", "course_enrollments", ["course_id", "user_id"]);
-    await expectCounted("enrollments", "enrollments", ["status", "user_id+status", "course_id+status"]);
+    await expectCounted("enrollments", "enrollments", [
+      "status",
+      "user_id+status",
+      "course_id+status",
+      "course_id+role+status",
+    ]);
   });
 
   it("count a class's members by role and a tag's resources by type (composite buckets)", async () => {

@@ -258,6 +258,17 @@ export const enUS = {
     "Is not a value this profile field can hold (see the field's type and options).",
   "field.date_or_date_time":
     "Must be a date (YYYY-MM-DD) or a date-time with its offset (RFC 3339, e.g. 2026-03-01T09:00:00Z).",
+  "forbidden.gradebook_teacher": "A teacher can see and change the gradebook of the courses they teach only.",
+  "field.unknown_grade_item": "No grade item of this course has this id: {id}.",
+  "field.unknown_grade_category": "No grade category of this course has this id: {id}.",
+  "field.not_course_student": "This user is not a current student of the course: {id}.",
+  "field.score_or_status": "Give a score, an override or a status.",
+  "field.score_above_max": "Must be at most {max} (the item's maxPoints × 1.5).",
+  "conflict.grade_item_has_grades":
+    "This grade item has grades; delete it with ?force=true to delete them too.",
+  "conflict.grade_limit": "A course holds at most {limit} of these.",
+  "conflict.grade_source_taken":
+    "Another grade item of this course already takes its grades from this source.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -266,4 +266,16 @@ export const esES: Catalogue = {
     "No es un valor que este campo de perfil admita (consulta el tipo y las opciones del campo).",
   "field.date_or_date_time":
     "Debe ser una fecha (AAAA-MM-DD) o una fecha y hora con su desfase (RFC 3339, p. ej. 2026-03-01T09:00:00Z).",
+  "forbidden.gradebook_teacher":
+    "Un profesor solo puede ver y cambiar el libro de calificaciones de los cursos que imparte.",
+  "field.unknown_grade_item": "Ningún elemento de calificación de este curso tiene este id: {id}.",
+  "field.unknown_grade_category": "Ninguna categoría de calificaciones de este curso tiene este id: {id}.",
+  "field.not_course_student": "Este usuario no es un estudiante actual del curso: {id}.",
+  "field.score_or_status": "Indica una puntuación, una puntuación sustituta o un estado.",
+  "field.score_above_max": "Debe ser como máximo {max} (maxPoints del elemento × 1,5).",
+  "conflict.grade_item_has_grades":
+    "Este elemento tiene calificaciones; elimínalo con ?force=true para eliminarlas también.",
+  "conflict.grade_limit": "Un curso admite como máximo {limit} de estos.",
+  "conflict.grade_source_taken":
+    "Otro elemento de calificación de este curso ya toma sus calificaciones de este origen.",
 };

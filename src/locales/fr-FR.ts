@@ -269,4 +269,15 @@ export const frFR: Catalogue = {
     "N’est pas une valeur que ce champ de profil accepte (voir son type et ses options).",
   "field.date_or_date_time":
     "Doit être une date (AAAA-MM-JJ) ou une date et heure avec son décalage (RFC 3339, p. ex. 2026-03-01T09:00:00Z).",
+  "forbidden.gradebook_teacher":
+    "Un enseignant ne peut voir et modifier que le carnet de notes des cours qu’il enseigne.",
+  "field.unknown_grade_item": "Aucun élément de note de ce cours n’a cet id : {id}.",
+  "field.unknown_grade_category": "Aucune catégorie de notes de ce cours n’a cet id : {id}.",
+  "field.not_course_student": "Cet utilisateur n’est pas un étudiant actuel du cours : {id}.",
+  "field.score_or_status": "Indiquez une note, une note de remplacement ou un statut.",
+  "field.score_above_max": "Doit valoir au plus {max} (maxPoints de l’élément × 1,5).",
+  "conflict.grade_item_has_grades":
+    "Cet élément a des notes ; supprimez-le avec ?force=true pour les supprimer aussi.",
+  "conflict.grade_limit": "Un cours en compte au plus {limit}.",
+  "conflict.grade_source_taken": "Un autre élément de note de ce cours prend déjà ses notes de cette source.",
 };

@@ -263,4 +263,15 @@ export const ptBR: Catalogue = {
     "Não é um valor que este campo de perfil aceite (veja o tipo e as opções do campo).",
   "field.date_or_date_time":
     "Deve ser uma data (AAAA-MM-DD) ou uma data e hora com o deslocamento (RFC 3339, p. ex. 2026-03-01T09:00:00Z).",
+  "forbidden.gradebook_teacher":
+    "Um professor só pode ver e alterar o diário de notas dos cursos que leciona.",
+  "field.unknown_grade_item": "Nenhum item de nota deste curso tem este id: {id}.",
+  "field.unknown_grade_category": "Nenhuma categoria de notas deste curso tem este id: {id}.",
+  "field.not_course_student": "Este usuário não é um aluno atual do curso: {id}.",
+  "field.score_or_status": "Informe uma nota, uma nota substituta ou um status.",
+  "field.score_above_max": "Deve ser no máximo {max} (maxPoints do item × 1,5).",
+  "conflict.grade_item_has_grades":
+    "Este item de nota tem notas; exclua-o com ?force=true para excluí-las também.",
+  "conflict.grade_limit": "Um curso comporta no máximo {limit} destes.",
+  "conflict.grade_source_taken": "Outro item de nota deste curso já recebe as notas desta origem.",
 };

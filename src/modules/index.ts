@@ -15,6 +15,7 @@ import { driveRoutes } from "./drive/routes.js";
 import { emailRoutes } from "./email/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
+import { gradebookModuleRoutes } from "./gradebook/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
 import { inviteRoutes } from "./invites/routes.js";
@@ -55,6 +56,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  gradebookModuleRoutes(app, ctx);
   settingsRoutes(app, ctx);
   profileFieldRoutes(app, ctx);
   themeRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
+import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { LEARNING } from "./list-fixtures/learning.js";
 import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
@@ -20,6 +21,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...LEARNING,
   ...LEARNING_PATHS,
   ...ASSESSMENT,
+  ...GRADEBOOK,
   ...PLATFORM,
   ...INTEGRATIONS,
   ...CERTIFICATES,

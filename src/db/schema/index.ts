@@ -6,6 +6,7 @@ export * from "./certificates.js";
 export * from "./community.js";
 export * from "./courses.js";
 export * from "./email.js";
+export * from "./gradebook.js";
 export * from "./idempotency.js";
 export * from "./learning.js";
 export * from "./learning-paths.js";

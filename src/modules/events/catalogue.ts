@@ -5,6 +5,7 @@ import { classEvents } from "../classes/events.js";
 import { courseEvents } from "../courses/events.js";
 import { emailEvents } from "../email/events.js";
 import { enrollmentEvents } from "../enrollments/events.js";
+import { gradeEvents } from "../gradebook/events.js";
 import { inviteEvents } from "../invites/events.js";
 import { learningPathEvents } from "../learning-paths/events.js";
 import { liveClassEvents } from "../live-classes/events.js";
@@ -15,7 +16,6 @@ import { tagEvents } from "../tags/events.js";
 import { themeEvents } from "../themes/events.js";
 import { userEvents } from "../users/events.js";
 import { SAMPLE_ID } from "./define.js";
-import { gradeEvents } from "./grade-events.js";
 
 /**
  * The platform events automations and webhook endpoints can trigger on. Each module declares its own events

@@ -4,6 +4,7 @@ import { lockCurrentEnrollment } from "../enrollments/enrollment-locks.js";
 import type { Actor } from "../events/actor.js";
 import { findLesson } from "../lessons/service.js";
 import type { AttemptRow } from "./attempt-repo.js";
+import { syncQuizGrade } from "./gradebook-sync.js";
 import type { QuizRow } from "./repo.js";
 
 /**
@@ -20,6 +21,8 @@ export async function completeQuizLesson(
   quiz: QuizRow,
   attempt: AttemptRow,
 ): Promise<void> {
+  // The attempt's result first feeds the gradebook (a graded attempt writes its grade item's grade).
+  await syncQuizGrade(tx, tenantId, actor, quiz, attempt);
   const lesson = await findLesson(tx, tenantId, quiz.lessonId);
   if (lesson === undefined) return;
   const criteria = lesson.completionCriteria;

@@ -225,10 +225,18 @@ describe("what the worker really sends", () => {
       sections: [{ source: { type: "fixed", questionIds: [questions.data[0].id] } }],
     });
     await ok("POST", "/enrollments", { userId: student.id, courseId: quizLesson.courseId });
+    // The quiz feeds a grade item: its graded attempt posts a grade and moves the course grade.
+    const gradeItem = await ok("POST", `/courses/${quizLesson.courseId}/grade-items`, {
+      title: "Quiz",
+      maxPoints: 10,
+      sourceType: "quiz",
+      sourceId: quiz.id,
+    });
     await ok("POST", `/quizzes/${quiz.id}/attempts`, {
       userId: student.id,
       answers: [{ questionId: questions.data[0].id, response: "t" }],
     });
+    await ok("PUT", `/grade-items/${gradeItem.id}/grades/${student.id}`, { overrideScore: 9 });
     const expiring = await makeCourse(h.database.db, t.id, [{ lessons: [{}] }]);
     const toExpire = await ok("POST", "/enrollments", { userId: student.id, courseId: expiring.courseId });
     await h.database.db.execute(
@@ -281,6 +289,9 @@ describe("what the worker really sends", () => {
       "lesson_completion_reset",
       "enrollment_dropped",
       "quiz_submitted",
+      "grade_posted",
+      "grade_updated",
+      "course_grade_changed",
       "enrollment_expired",
       "settings_updated",
       "theme_activated",

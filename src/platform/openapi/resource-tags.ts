@@ -14,6 +14,10 @@ export const RESOURCE_TAG_LIST = [
     description: "Ordered courses with prerequisites, enrollment in all of them at once, and path progress.",
   },
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
+  {
+    name: "gradebook",
+    description: "Grade categories and items, grades with their posting, course grades and the change log.",
+  },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
   {
     name: "certificates",

@@ -1,0 +1,30 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { getSettings, letterFor } from "../settings/service.js";
+
+/** Ids as one `uuid[]` parameter: one statement however many (ids are validated uuids). */
+export function uuidArray(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}
+
+/** Rows of a raw statement, on PGlite or `pg`. */
+export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** numeric columns arrive as strings from raw statements. */
+export function num(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === "number" ? value : Number(value);
+}
+
+export type Scale = Parameters<typeof letterFor>[0];
+
+/** The institution's grading scale (`learning.gradingScale`). */
+export async function gradingScale(db: Executor, tenantId: string): Promise<Scale> {
+  return (await getSettings(db, tenantId)).learning.gradingScale;
+}
+
+export function letterOf(scale: Scale, percent: number | null): string | null {
+  return percent === null ? null : letterFor(scale, percent);
+}
