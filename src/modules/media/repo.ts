@@ -86,8 +86,8 @@ export async function listMedia(
 }
 
 /**
- * Unfiltered and status-only lists read the trigger-kept counters (`media`, `media:status:<s>`), exact; other
- * filters count their matches up to the platform's cap, walking the tenant's files newest first (`countCapped`).
+ * Unfiltered, status-only and kind-only lists read the trigger-kept counters (`media`, `media:status:<s>`,
+ * `media:kind:<k>`, migration 0047), exact; other filters count their matches up to the platform's cap, walking the tenant's files newest first (`countCapped`).
  */
 export async function countMedia(db: Executor, tenantId: string, filter: MediaFilter): Promise<CappedTotal> {
   if (filter.folderId === undefined && filter.search === undefined) {
