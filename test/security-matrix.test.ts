@@ -244,9 +244,11 @@ const GROUPS: Fixtures[] = [
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 
-// The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test.
+// The matrix sends hundreds of bad credentials from one address; the per-IP flood guard has its own test. Every
+// group's fixtures make students in the same two tenants, more than the free plan's ten seats; the student limit
+// has its own tests (enrollments/student-limit.test.ts and the users tests).
 const { h, tenants } = useApi({
-  env: { BAD_CREDENTIALS_PER_IP_PER_MINUTE: "100000" },
+  env: { BAD_CREDENTIALS_PER_IP_PER_MINUTE: "100000", PLAN_STUDENT_LIMITS: '{"free":1000}' },
   tenants: ["Alpha School", "Beta University"],
 });
 const [a, b] = tenants;

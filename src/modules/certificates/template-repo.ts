@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { certificateTemplateCourses, certificateTemplates, courses } from "../../db/schema/index.js";
+import { certificateTemplateCourses, certificateTemplates } from "../../db/schema/index.js";
 import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { Layout } from "./layout.js";
@@ -110,19 +110,6 @@ export async function updateTemplate(
 }
 
 /** Which of these course ids exist in the tenant. */
-export async function existingCourses(
-  db: Executor,
-  tenantId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: courses.id })
-    .from(courses)
-    .where(and(eq(courses.tenantId, tenantId), inArray(courses.id, [...ids])));
-  return new Set(rows.map((r) => r.id));
-}
-
 /**
  * Makes `courseIds` the template's courses. A course another template names keeps its link (the primary key on
  * the course refuses the insert): answers false, and the caller's transaction is rolled back with a 409.

@@ -3,6 +3,7 @@ import { AppError, type DetailKey, notFound, validationError } from "../../platf
 import { canonicalIds } from "../../platform/http/schemas.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
+import { existingCourses } from "../enrollments/lookups.js";
 import { assertUsableMedia, findRow } from "../media/service.js";
 import { type Layout, layoutIssues } from "./layout.js";
 import * as repo from "./template-repo.js";
@@ -57,7 +58,7 @@ async function checkReferences(
   }
   if (input.courseIds === undefined) return undefined;
   const ids = canonicalIds(input.courseIds);
-  const found = await repo.existingCourses(tx, tenantId, ids);
+  const found = await existingCourses(tx, tenantId, ids);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw new AppError("validation_failed", {
