@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { enrollments, lessonCompletions, lessons } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
@@ -175,7 +175,7 @@ function counterOf(filter: EnrollmentFilter): string | undefined {
   if (parent === undefined) return status === undefined ? "enrollments" : `enrollments:status:${status}`;
   // The course's and the user's own totals are kept under `course_enrollments` (migrations 0012 and 0045).
   if (status === undefined) return `course_enrollments:${parent.column}:${parent.id}`;
-  return `enrollments:${parent.column}+status:${parent.id}:${status}`;
+  return parentValueCounter("enrollments", parent, "status", status);
 }
 
 export async function findEnrollments(
