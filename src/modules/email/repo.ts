@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { readCounter, soleFilter } from "../../db/counters.js";
 import { emailMessages, emailTemplates, tenants } from "../../db/schema/index.js";
 import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
@@ -251,19 +251,30 @@ export async function listMessages(
     .offset(window.offset) as Promise<MessageRow[]>;
 }
 
+/** The filters a counter answers alone, and the column its bucket is named after. */
+const COUNTED_FILTERS: Partial<Record<keyof MessageFilter, string>> = {
+  status: "status",
+  templateKey: "template_key",
+};
+
 /**
- * Unfiltered and status-filtered totals are the trigger-kept counters (`email_messages`,
- * `email_messages:status:<s>`), exact; other filters count their matches up to the platform's cap, walking the
- * newest first through the tenant-leading indexes (`countCapped`).
+ * The unfiltered total and one status's or one template's are the trigger-kept counters (`email_messages`,
+ * `email_messages:status:<s>`, `email_messages:template_key:<key>`, migration 0057), exact; other filters count
+ * their matches up to the platform's cap, walking the newest first through the tenant-leading indexes
+ * (`countCapped`).
  */
 export async function countMessages(
   db: Executor,
   tenantId: string,
   filter: MessageFilter,
 ): Promise<CappedTotal> {
-  if (filter.userId === undefined && filter.templateKey === undefined && filter.since === undefined) {
-    const counter = filter.status === undefined ? "email_messages" : `email_messages:status:${filter.status}`;
-    return exactTotal(await readCounter(db, tenantId, counter));
+  if (Object.values(filter).every((v) => v === undefined)) {
+    return exactTotal(await readCounter(db, tenantId, "email_messages"));
+  }
+  const sole = soleFilter(filter);
+  const bucket = sole === undefined ? undefined : COUNTED_FILTERS[sole[0]];
+  if (sole !== undefined && bucket !== undefined) {
+    return exactTotal(await readCounter(db, tenantId, `email_messages:${bucket}:${sole[1]}`));
   }
   return countCapped(db, emailMessages, messageWhere(tenantId, filter), NEWEST_FIRST);
 }

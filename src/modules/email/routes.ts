@@ -200,7 +200,8 @@ export function emailRoutes(app: App, ctx: AppContext): void {
         summary: "List e-mail messages",
         description:
           "Newest first; filter by `status`, `userId`, `templateKey`, `since`. Addresses are masked here. " +
-          "`pagination.total` is exact unfiltered and with `status` alone; other filters count their matches " +
+          "`pagination.total` is exact unfiltered and with `status` or `templateKey` alone; other filters and " +
+          "combinations count their matches " +
           `exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListMessagesQuery,
         response: { 200: MessagePage },

@@ -1,9 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { classGroups, courses, invites, passwordCredentials, users } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import { INVITE_STATUSES, type InviteRecord, type InviteSort, type InviteStatus } from "./schemas.js";
 
@@ -28,7 +26,7 @@ const columns = {
   updatedAt: invites.updatedAt,
 };
 
-const ORDER: Record<InviteSort, SQL[]> = {
+export const ORDER: Record<InviteSort, SQL[]> = {
   "-createdAt": [desc(invites.createdAt), desc(invites.id)],
   createdAt: [asc(invites.createdAt), asc(invites.id)],
   "-expiresAt": [desc(invites.expiresAt), desc(invites.id)],
@@ -56,7 +54,7 @@ const STATUS_WHERE: Record<InviteStatus, SQL> = {
 };
 
 /** Each status is a filter of its own (its statement holds the status's predicate), bound by its own name. */
-function where(
+export function where(
   tenantId: Bindable,
   filter: { email?: Bindable; [status: string]: Bindable | undefined },
 ): SQL {
@@ -68,7 +66,7 @@ function where(
   ) as SQL;
 }
 
-function bindings(filter: InviteFilter): Record<string, string | undefined> {
+export function bindings(filter: InviteFilter): Record<string, string | undefined> {
   return { email: filter.email, ...(filter.status === undefined ? {} : { [filter.status]: filter.status }) };
 }
 
@@ -96,25 +94,6 @@ export async function listInvites(
         .prepare(name),
   );
   return rows as InviteRecord[];
-}
-
-/**
- * The counters know stored statuses: they answer the unfiltered total and the final states (accepted, revoked)
- * exactly. Pending and expired depend on the clock, so those filters, and an e-mail, count their own matches up
- * to the platform's cap, walking the default order (`countCapped`).
- */
-export async function countInvites(
-  db: Executor,
-  tenantId: string,
-  filter: InviteFilter,
-): Promise<CappedTotal> {
-  if (filter.email === undefined) {
-    if (filter.status === undefined) return exactTotal(await readCounter(db, tenantId, "invites"));
-    if (filter.status === "accepted" || filter.status === "revoked") {
-      return exactTotal(await readCounter(db, tenantId, `invites:status:${filter.status}`));
-    }
-  }
-  return countCapped(db, invites, where(tenantId, bindings(filter)), ORDER["-createdAt"]);
 }
 
 export async function findInvite(

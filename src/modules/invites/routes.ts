@@ -41,7 +41,8 @@ export function inviteRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise. Filter by `status` (a pending invitation past its expiry " +
           "is `expired`) and by `email` (exact, ignoring case). Tokens are never listed. `pagination.total` is " +
-          "exact unfiltered and for `accepted` and `revoked`; `pending`, `expired` and `email` count their matches " +
+          "exact unfiltered and for each status (for `pending` and `expired` unless over " +
+          `${TOTAL_CAP} invitations lapsed since the hourly expiry pass); \`email\` counts its matches ` +
           `exactly up to ${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListInvitesQuery,
         response: { 200: InvitePage },

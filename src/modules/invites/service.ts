@@ -20,6 +20,7 @@ import {
   type ListInvitesQueryType,
   MAX_TTL_DAYS,
 } from "./schemas.js";
+import { countInvites } from "./totals.js";
 
 export { acceptInvite, acceptInviteLimited } from "./accept.js";
 
@@ -95,7 +96,7 @@ export async function listInvites(db: Executor, tenantId: string, query: ListInv
   const filter = { status: query.status, email: query.email };
   const [data, total] = await Promise.all([
     repo.listInvites(db, tenantId, filter, query.sort ?? "-createdAt", window),
-    repo.countInvites(db, tenantId, filter),
+    countInvites(db, tenantId, filter),
   ]);
   return cappedPageEnvelope(data, total, window);
 }

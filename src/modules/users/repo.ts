@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
-import { readCounter } from "../../db/counters.js";
+import { parentValueCounter, readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
 import {
@@ -94,7 +94,8 @@ export async function listUsers(
 }
 
 /**
- * Exact totals from the trigger-kept counters where one matches the filters (none, a role, or a class alone);
+ * Exact totals from the trigger-kept counters where one matches the filters (none, a role, a class, or one
+ * value of one profile field alone);
  * any other combination counts its own matches up to the platform's cap (`countCapped`).
  */
 export async function countUsers(db: Executor, tenantId: string, filter: UserFilter): Promise<CappedTotal> {
@@ -118,18 +119,17 @@ export async function countUsers(db: Executor, tenantId: string, filter: UserFil
 }
 
 /**
- * The users holding one value of one field, counted on the values alone: a value row exists only for a user of the
- * tenant (a foreign key, one row per user and field). Walking users and probing each one's value costs the planner
- * more than hashing both tables whole, which it then prefers for a common value; user_profile_values_match_idx
- * holds the matches in user order, so the cap stops an index-only walk instead.
+ * The users holding one value of one field: a value row exists only for a user of the tenant (a foreign key, one
+ * row per user and field), so the trigger-kept counter of the values (migration 0057) is the users' total.
  */
-function countProfileHolders(db: Executor, tenantId: string, fieldId: string, matchKey: string) {
-  const where = and(
-    eq(userProfileValues.tenantId, tenantId),
-    eq(userProfileValues.fieldId, fieldId),
-    eq(userProfileValues.matchKey, matchKey),
-  ) as SQL;
-  return countCapped(db, userProfileValues, where, [asc(userProfileValues.userId)]);
+async function countProfileHolders(db: Executor, tenantId: string, fieldId: string, matchKey: string) {
+  const counter = parentValueCounter(
+    "user_profile_values",
+    { column: "field_id", id: fieldId },
+    "match_key",
+    matchKey,
+  );
+  return exactTotal(await readCounter(db, tenantId, counter));
 }
 
 export async function findUser(db: Executor, tenantId: string, id: string): Promise<UserRecord | undefined> {

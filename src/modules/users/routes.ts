@@ -6,6 +6,7 @@ import { renderItemErrors, summarise } from "../../platform/http/bulk.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { mailDepsOf } from "../email/service.js";
 import {
   BulkCreateUsersBody,
@@ -47,7 +48,10 @@ export function userRoutes(app: App, ctx: AppContext): void {
           "class), `tag` (a tag id), `email` (exact, ignoring case) and `createdSince`; `search` matches name and " +
           "e-mail, ignoring case and accents; `profile.<key>=value` (up to three) keeps users whose custom profile " +
           "field `<key>` holds that value (compared as stored: trimmed, ignoring case; for a multiselect field, " +
-          "one of its choices), 400 for a key that is not an active field. Filters combine with AND.",
+          "one of its choices), 400 for a key that is not an active field. Filters combine with AND. " +
+          "`pagination.total` is exact unfiltered and with `role`, `classGroupId` or one `profile.<key>` of a " +
+          "single-valued field alone; other filters, `search` and combinations count their matches exactly up to " +
+          `${TOTAL_CAP}, beyond which it is a lower bound (\`totalRelation: "gte"\`).`,
         querystring: ListUsersQuery,
         response: { 200: UserPage },
       },

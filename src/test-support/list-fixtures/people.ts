@@ -44,8 +44,8 @@ export const users: ListFixture = {
     ...sortQueries(ListUsersQuery),
     { name: "search rare", query: "search=quixotic", rare: true, filtered: true },
     { name: "search common", query: "search=member", filtered: true },
-    { name: "profile rare", query: "profile.campus=north", rare: true, filtered: true },
-    { name: "profile common", query: "profile.campus=main", filtered: true },
+    { name: "profile rare", query: "profile.campus=north", rare: true, filtered: true, counter: true },
+    { name: "profile common", query: "profile.campus=main", filtered: true, counter: true },
   ],
 };
 
@@ -155,11 +155,17 @@ export const messages: ListFixture = {
   },
   queries: [
     ...sortQueries(ListMessagesQuery),
-    { name: "status rare", query: "status=failed", rare: true, filtered: true },
-    { name: "status common", query: "status=sent", filtered: true },
+    { name: "status rare", query: "status=failed", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=sent", filtered: true, counter: true },
     { name: "userId (rare)", query: "userId={userId}", rare: true, filtered: true },
-    { name: "templateKey rare", query: "templateKey=custom.quixotic", rare: true, filtered: true },
-    { name: "templateKey common", query: "templateKey=invitation", filtered: true },
+    {
+      name: "templateKey rare",
+      query: "templateKey=custom.quixotic",
+      rare: true,
+      filtered: true,
+      counter: true,
+    },
+    { name: "templateKey common", query: "templateKey=invitation", filtered: true, counter: true },
     { name: "since (the last three)", query: "since={since}", rare: true, filtered: true },
   ],
 };
