@@ -47,6 +47,9 @@
  *       per claim mean/p50/p99, l1/l0 in claims/s (target ≈ 1), the claim's EXPLAIN after each (execution time
  *       and pages touched), then the history purged by the worker's retention job (rows/s); between them (l2),
  *       the same claims with 50,000 due deliveries of an endpoint at its cap ahead of the rest, l2/l0 (target ≥ 0.8);
+ *   (r) the gradebook (bench/gradebook.ts): the page of 100 students × 50 items at 1,000 and BENCH_GRADEBOOK
+ *       enrollments in the tenant (ratio, target ≥ 0.8), a bulk of 1,000 grades (≤ 1 s, statements counted), one
+ *       grade write with its course grade (p50 ≤ 5 ms), and certificate PDFs per second;
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -73,6 +76,7 @@
  * BENCH_CALENDAR (1000: events in the user's feed of (n); 0 skips (n)), BENCH_HOSTILE (1; 0 skips (o)),
  * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
+ * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -122,6 +126,7 @@ import {
   type FairnessScenario,
   measureFairness,
 } from "./fairness.js";
+import { type GradebookResult, measureGradebook } from "./gradebook.js";
 import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
 import { HOSTILE_TARGET_MAX_MS, type HostileMixResult, measureHostileMix } from "./hostile.js";
 import { requestJson } from "./http.js";
@@ -198,6 +203,8 @@ const settings = {
   listsHuge: envInt("BENCH_LISTS_HUGE", 1_000_000),
   /** (q): only these lists (their fixtures' names, comma-separated); all when unset. */
   listsOnly: process.env.BENCH_LISTS_ONLY?.split(",").map((name) => name.trim()),
+  /** (r): enrollments of the gradebook scenario's large tenant (bench/gradebook.ts, against 1,000); 0 skips (r). */
+  gradebook: envInt("BENCH_GRADEBOOK", 100_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -225,6 +232,7 @@ const customised =
     "BENCH_LISTS",
     "BENCH_LISTS_HUGE",
     "BENCH_LISTS_ONLY",
+    "BENCH_GRADEBOOK",
     "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -1339,6 +1347,7 @@ async function main(): Promise<void> {
   let postgresVersion = "";
   let calendarFeed: CalendarFeedResult | undefined;
   let lists: ListsResult | undefined;
+  let gradebook: GradebookResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1458,6 +1467,23 @@ async function main(): Promise<void> {
         });
         const sizes = { small: 1000, large: settings.lists, huge: settings.listsHuge };
         lists = await measureLists(database, appConfig, sizes, log, settings.listsOnly);
+      }
+      // (r): the gradebook page, a bulk of grades, one grade write, certificate PDFs (bench/gradebook.ts).
+      if (settings.gradebook > 0) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        gradebook = await measureGradebook(
+          database,
+          appConfig,
+          { small: 1000, large: settings.gradebook },
+          log,
+        );
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1700,6 +1726,21 @@ async function main(): Promise<void> {
         `+${mediaUpload.growthMB.toFixed(0)} MB during it)`,
     );
   }
+  if (gradebook !== undefined) {
+    const g = gradebook;
+    out.push(
+      "",
+      "(r) gradebook (bench/gradebook.ts), PostgreSQL:",
+      `  r1 page of 100 students × 50 items: ${Object.entries(g.page.rps)
+        .map(([size, r]) => `${r} req/s at ${size} enrollments`)
+        .join(", ")}; ratio ${g.page.ratio} (target ≥ 0.8)`,
+      `  r2 bulk of ${g.bulk.items} grades: median ${g.bulk.medianSeconds} s (${g.bulk.seconds.join(", ")}), ` +
+        `${g.bulk.statements} statements (target ≤ 1 s)`,
+      `  r3 one grade write: p50 ${g.write.p50Ms} ms, p99 ${g.write.p99Ms} ms (target p50 ≤ 5 ms)`,
+      `  r4 certificate PDFs: ${g.pdf.perSecond}/s at ${g.pdf.concurrency} in flight (median ${g.pdf.bytesMedian} bytes)`,
+      `  checks: ${g.problems.length === 0 ? "all passed" : g.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1710,6 +1751,7 @@ async function main(): Promise<void> {
     ...(calendarFeed === undefined ? {} : { calendarFeed }),
     ...(hostileMix === undefined ? {} : { hostileMix }),
     ...(lists === undefined ? {} : { lists }),
+    ...(gradebook === undefined ? {} : { gradebook }),
     machine: {
       node: process.version,
       cpus: cpus().length,
