@@ -1,9 +1,14 @@
-import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { courseModules, enrollments, lessonCompletions, lessons } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
+import {
+  type CappedTotal,
+  countCapped,
+  counterAndCapped,
+  exactTotal,
+} from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { CompletionRecord, CompletionSort } from "./completion-schemas.js";
 
@@ -264,7 +269,9 @@ export async function listCompletions(
 
 /**
  * The lesson's trigger-kept counter when unfiltered (exact); a filter counts its matches up to the platform's cap,
- * newest first through the same index as the page (a `since` can reach back over every completion).
+ * newest first through the same index as the page. A `since` alone is the counter less the completions before it
+ * when fewer than the cap are (an old `since`: every completion but a few), and counts its matches otherwise (the
+ * caller skips the count when the page was not full: a recent `since` matches few).
  */
 export async function countCompletions(
   db: Executor,
@@ -272,8 +279,21 @@ export async function countCompletions(
   lessonId: string,
   filter: CompletionFilter,
 ): Promise<CappedTotal> {
+  const counter = `lesson_completions:lesson_id:${lessonId}`;
   if (filter.userId === undefined && filter.since === undefined) {
-    return exactTotal(await readCounter(db, tenantId, `lesson_completions:lesson_id:${lessonId}`));
+    return exactTotal(await readCounter(db, tenantId, counter));
+  }
+  if (filter.userId === undefined && filter.since !== undefined) {
+    const before = and(
+      eq(lessonCompletions.tenantId, tenantId),
+      eq(lessonCompletions.lessonId, lessonId),
+      lt(lessonCompletions.completedAt, filter.since),
+    ) as SQL;
+    const { stored, counted } = await counterAndCapped(db, tenantId, counter, lessonCompletions, before, [
+      asc(lessonCompletions.completedAt),
+      asc(lessonCompletions.userId),
+    ]);
+    if (counted !== undefined) return exactTotal(stored - counted);
   }
   return countCapped(db, lessonCompletions, where(tenantId, lessonId, filter), [
     desc(lessonCompletions.completedAt),

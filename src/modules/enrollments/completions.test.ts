@@ -341,6 +341,18 @@ describe("listing a lesson's completions", () => {
     expect(mine.pagination.total).toBe(1);
     const since = await list(`?since=${encodeURIComponent(users[1]?.completedAt as string)}`);
     expect(since.pagination.total).toBe(2);
+    // Full pages (perPage 1) cannot tell their total: it is the counter less the completions before the date, on
+    // the first page and on a later one, and 0 past the end.
+    for (const [q, total] of [
+      [`since=${encodeURIComponent(users[1]?.completedAt as string)}&perPage=1`, 2],
+      [`since=${encodeURIComponent(users[1]?.completedAt as string)}&perPage=1&page=2`, 2],
+      ["since=2020-01-01T00:00:00Z&perPage=1", 3],
+      ["since=2020-01-01T00:00:00Z&perPage=2&page=2", 3],
+      ["since=2999-01-01T00:00:00Z", 0],
+      [`since=${encodeURIComponent(users[1]?.completedAt as string)}&page=3`, 2],
+    ] as const) {
+      expect((await list(`?${q}`)).pagination, q).toMatchObject({ total, totalRelation: "eq" });
+    }
     expect((await call(a, keyA, "GET", `/lessons/${randomUUID()}/completions`)).statusCode).toBe(404);
     expect((await call(a, keyA, "GET", `/lessons/${lessonId}/completions?since=yesterday`)).statusCode).toBe(
       400,

@@ -1,9 +1,14 @@
 /** The invitations list's totals: counters for every status, corrected for the clock where it matters. */
-import { sql } from "drizzle-orm";
+import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { invites } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
+import {
+  type CappedTotal,
+  countCapped,
+  counterAndCapped,
+  exactTotal,
+} from "../../platform/pagination/capped.js";
 import { bindings, type InviteFilter, ORDER, where } from "./repo.js";
 
 /**
@@ -38,18 +43,19 @@ async function lapsedTotal(
   tenantId: string,
   status: "pending" | "expired",
 ): Promise<number | undefined> {
-  const result = (await db.execute(sql`
-    SELECT count(*)::int AS lapsed,
-      (SELECT value FROM tenant_counters WHERE tenant_id = ${tenantId} AND counter = ${`invites:status:${status}`})
-        AS stored
-    FROM (
-      SELECT 1 FROM ${invites}
-      WHERE ${invites.tenantId} = ${tenantId} AND ${invites.status} = 'pending' AND ${invites.expiresAt} <= now()
-      ORDER BY ${invites.expiresAt} LIMIT ${TOTAL_CAP + 1}) s`)) as unknown as {
-    rows: { stored: number | string | null; lapsed: number }[];
-  };
-  const row = result.rows[0];
-  if (row === undefined || row.lapsed > TOTAL_CAP) return undefined;
-  const stored = Number(row.stored ?? 0);
-  return status === "pending" ? stored - row.lapsed : stored + row.lapsed;
+  const lapsed = and(
+    eq(invites.tenantId, tenantId),
+    eq(invites.status, "pending"),
+    lte(invites.expiresAt, sql`now()`),
+  ) as SQL;
+  const { stored, counted } = await counterAndCapped(
+    db,
+    tenantId,
+    `invites:status:${status}`,
+    invites,
+    lapsed,
+    [asc(invites.expiresAt)],
+  );
+  if (counted === undefined) return undefined;
+  return status === "pending" ? stored - counted : stored + counted;
 }

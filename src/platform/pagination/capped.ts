@@ -113,3 +113,45 @@ export function cappedTotalNote(exact: string): string {
     'beyond which it is a lower bound (`totalRelation: "gte"`).'
   );
 }
+
+/**
+ * The total a page proves by itself: a page that is not full, and not past the end, is the list's last, so the
+ * matches are the rows before it and on it. Lets a filter matching few rows skip its count.
+ */
+export function totalFromPage(window: PageWindow, rows: readonly unknown[]): CappedTotal | undefined {
+  return rows.length < window.limit && (rows.length > 0 || window.offset === 0)
+    ? exactTotal(window.offset + rows.length)
+    : undefined;
+}
+
+/**
+ * A trigger-kept counter and the rows matching `where` counted up to the cap (walking `walk`), read in one
+ * statement (one snapshot), for a total that is a counter corrected by a few rows: the matches of a `since` are
+ * the counter less the rows before it; pending invitations are their counter less those that lapsed. `counted`
+ * is undefined when more than the cap match, and the correction cannot be made exactly.
+ */
+export async function counterAndCapped(
+  db: Executor,
+  tenantId: string,
+  counter: string,
+  table: PgTable,
+  where: SQL,
+  walk: SQL[],
+): Promise<{ stored: number; counted: number | undefined }> {
+  const matches = db
+    .select({ one: sql`1`.as("one") })
+    .from(table)
+    .where(where)
+    .orderBy(...walk)
+    .limit(TOTAL_CAP + 1)
+    .as("capped");
+  const [row] = await db
+    .select({
+      counted: sql<number>`count(*)::int`,
+      stored: sql<string | null>`(SELECT value FROM tenant_counters WHERE tenant_id = ${tenantId}
+        AND counter = ${counter})`,
+    })
+    .from(matches);
+  const counted = row?.counted ?? 0;
+  return { stored: Number(row?.stored ?? 0), counted: counted > TOTAL_CAP ? undefined : counted };
+}
