@@ -1,8 +1,13 @@
-import { and, asc, desc, eq, gte, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter, soleFilter } from "../../db/counters.js";
 import { emailMessages, emailTemplates, tenants } from "../../db/schema/index.js";
-import { type CappedTotal, countCapped, exactTotal } from "../../platform/pagination/capped.js";
+import {
+  type CappedTotal,
+  countCapped,
+  counterAndCapped,
+  exactTotal,
+} from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { TemplateContent } from "./defaults.js";
 
@@ -261,7 +266,8 @@ const COUNTED_FILTERS: Partial<Record<keyof MessageFilter, string>> = {
  * The unfiltered total and one status's or one template's are the trigger-kept counters (`email_messages`,
  * `email_messages:status:<s>`, `email_messages:template_key:<key>`, migration 0057), exact; other filters count
  * their matches up to the platform's cap, walking the newest first through the tenant-leading indexes
- * (`countCapped`).
+ * (`countCapped`), but for a `since` alone older than all but the cap's worth of messages, which is the counter
+ * less those before it.
  */
 export async function countMessages(
   db: Executor,
@@ -275,6 +281,19 @@ export async function countMessages(
   const bucket = sole === undefined ? undefined : COUNTED_FILTERS[sole[0]];
   if (sole !== undefined && bucket !== undefined) {
     return exactTotal(await readCounter(db, tenantId, `email_messages:${bucket}:${sole[1]}`));
+  }
+  if (sole?.[0] === "since") {
+    // An old date: every message but the few before it, which are counted instead.
+    const before = and(eq(emailMessages.tenantId, tenantId), lt(emailMessages.createdAt, sole[1])) as SQL;
+    const { stored, counted } = await counterAndCapped(
+      db,
+      tenantId,
+      "email_messages",
+      emailMessages,
+      before,
+      [asc(emailMessages.createdAt), asc(emailMessages.id)],
+    );
+    if (counted !== undefined) return exactTotal(stored - counted);
   }
   return countCapped(db, emailMessages, messageWhere(tenantId, filter), NEWEST_FIRST);
 }
