@@ -69,7 +69,7 @@ const ALL_CHUNK = 500;
  * course) inside the caller's transaction, which holds the course's lock: a fixed number of statements whatever
  * their number (the course's items and categories, the students' grades, their stored course grades and current
  * enrollments, one upsert, and the events). Emits `course_grade_changed` for each student whose posted current or
- * final score moved.
+ * final score moved, or adds it to `sink` for a caller that emits its own events with them in one statement.
  */
 export async function recomputeCourseGrades(
   tx: Executor,
@@ -77,8 +77,9 @@ export async function recomputeCourseGrades(
   courseId: string,
   who: readonly string[] | "all",
   actor: Actor,
+  sink?: EventInput[],
 ): Promise<void> {
-  if (who !== "all") return recomputeFor(tx, tenantId, courseId, [...new Set(who)], actor);
+  if (who !== "all") return recomputeFor(tx, tenantId, courseId, [...new Set(who)], actor, sink);
   const everyone = (
     await rowsOf<{ user_id: string }>(
       tx,
@@ -88,7 +89,7 @@ export async function recomputeCourseGrades(
   ).map((r) => r.user_id);
   // A change to the course's structure moves everyone: a bounded slice of students at a time.
   for (let i = 0; i < everyone.length; i += ALL_CHUNK)
-    await recomputeFor(tx, tenantId, courseId, everyone.slice(i, i + ALL_CHUNK), actor);
+    await recomputeFor(tx, tenantId, courseId, everyone.slice(i, i + ALL_CHUNK), actor, sink);
 }
 
 async function recomputeFor(
@@ -97,6 +98,7 @@ async function recomputeFor(
   courseId: string,
   userIds: readonly string[],
   actor: Actor,
+  sink: EventInput[] | undefined,
 ): Promise<void> {
   if (userIds.length === 0) return;
   const { items, categories } = await courseStructure(tx, tenantId, courseId);
@@ -209,7 +211,8 @@ async function recomputeFor(
       subject: user === undefined ? null : subjectOf(user),
     };
   });
-  await emitEvents(tx, tenantId, events);
+  if (sink === undefined) await emitEvents(tx, tenantId, events);
+  else sink.push(...events);
 }
 
 export interface StudentBrief {

@@ -18,7 +18,8 @@ export interface GradeMove {
 /**
  * `grade_posted` for each grade that became visible (posted now, not before), `grade_updated` for each posted
  * grade whose score, override or status moved; none for a grade without a score to report (pending, excused).
- * Written with `emitEvents` in the caller's transaction: a fixed number of statements for the whole batch.
+ * Written with `emitEvents` in the caller's transaction (a fixed number of statements for the whole batch), or
+ * added to `sink` for a caller that emits them with others.
  */
 export async function gradeEventsOf(
   tx: Executor,
@@ -28,6 +29,7 @@ export async function gradeEventsOf(
   moves: readonly GradeMove[],
   idOf: ReadonlyMap<string, string>,
   scale: Scale,
+  sink?: EventInput[],
 ): Promise<void> {
   const chosen: { move: GradeMove; type: "grade_posted" | "grade_updated"; score: number }[] = [];
   for (const move of moves) {
@@ -71,5 +73,6 @@ export async function gradeEventsOf(
       subject: user === undefined ? null : subjectOf(user),
     } as EventInput;
   });
-  await emitEvents(tx, tenantId, events);
+  if (sink === undefined) await emitEvents(tx, tenantId, events);
+  else sink.push(...events);
 }

@@ -4,6 +4,7 @@ import type { Executor } from "../../db/client.js";
 import { enrollments, gradeChanges, gradeItems, grades } from "../../db/schema/index.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
+import { type EventInput, emitEvents } from "../events/emit.js";
 import { recomputeCourseGrades } from "./course-grades.js";
 import { gradeEventsOf } from "./emit-grades.js";
 import { type GradeState, type GradeWrite, type PlanItem, type Planned, planWrite } from "./grade-plan.js";
@@ -131,10 +132,20 @@ export async function writeGrades(
   const logged = toWrite.filter((p) => p.graded || p.before?.postedAt !== p.after.postedAt);
   await inChunks(logged, (chunk) => logChanges(tx, tenantId, courseId, actor, chunk, idOf));
 
-  // Only what the course grade reads moves it: feedback alone does not.
-  await recomputeCourseGrades(tx, tenantId, courseId, [...new Set(logged.map((p) => p.userId))], actor);
+  // Only what the course grade reads moves it: feedback alone does not. The grades' events, then the course
+  // grades' they caused, written together.
   const scale = await gradingScale(tx, tenantId);
-  await gradeEventsOf(tx, tenantId, actor, courseId, toWrite, idOf, scale);
+  const events: EventInput[] = [];
+  await gradeEventsOf(tx, tenantId, actor, courseId, toWrite, idOf, scale, events);
+  await recomputeCourseGrades(
+    tx,
+    tenantId,
+    courseId,
+    [...new Set(logged.map((p) => p.userId))],
+    actor,
+    events,
+  );
+  if (events.length > 0) await emitEvents(tx, tenantId, events);
 
   const records = new Map(
     (await inChunks([...idOf.values()], (ids) => gradesByIds(tx, tenantId, ids))).map((g) => [

@@ -7,6 +7,7 @@ import { notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Actor } from "../events/actor.js";
+import { type EventInput, emitEvents } from "../events/emit.js";
 import { recomputeCourseGrades } from "./course-grades.js";
 import { gradeEventsOf } from "./emit-grades.js";
 import type { GradeState } from "./grade-plan.js";
@@ -168,7 +169,6 @@ export async function postGrades(
       FROM ${grades} WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(rows.map((r) => r.id as string))})
       ORDER BY grade_item_id, user_id`);
     const users = [...new Set(rows.map((r) => r.user_id as string))];
-    await recomputeCourseGrades(tx, tenantId, courseId, users, actor);
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const moves = rows.map((r) => {
       const i = found.get(r.grade_item_id as string) as Record<string, unknown>;
@@ -200,7 +200,11 @@ export async function postGrades(
       };
     });
     const idOf = new Map(rows.map((r) => [`${r.grade_item_id}:${r.user_id}`, r.id as string]));
-    await gradeEventsOf(tx, tenantId, actor, courseId, moves, idOf, await gradingScale(tx, tenantId));
+    // The posted grades' events, then the course grades' they caused, written together.
+    const events: EventInput[] = [];
+    await gradeEventsOf(tx, tenantId, actor, courseId, moves, idOf, await gradingScale(tx, tenantId), events);
+    await recomputeCourseGrades(tx, tenantId, courseId, users, actor, events);
+    if (events.length > 0) await emitEvents(tx, tenantId, events);
     return { posted: rows.length, postedAt };
   });
 }
