@@ -76,6 +76,13 @@ export const CriterionInput = Type.Object(
   {
     id: Type.Optional(Type.Union([Uuid], { description: "Kept when given; a new one otherwise." })),
     ...criterionFields,
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "Ignored: the array's order decides (accepted so that a GET's criteria can be sent back).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
