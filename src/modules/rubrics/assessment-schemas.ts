@@ -2,7 +2,7 @@ import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageQuery } from "../../platform/pagination/pagination.js";
-import { Criterion, MAX_CRITERIA, MAX_POINTS } from "./schemas.js";
+import { Criterion, MAX_CRITERIA, MAX_POINTS, RUBRIC_EXAMPLE } from "./schemas.js";
 
 /** What can be assessed. `submission` is reserved for the submissions group (answered 400 until it exists). */
 export const TARGET_TYPES = ["quiz_attempt", "submission"] as const;
@@ -86,7 +86,17 @@ export const Assessment = Type.Object(
       Type.Array(Uuid, { description: "On creation: the grade items whose grade this assessment wrote." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ...SUMMARY_EXAMPLE,
+        criteria: [RUBRIC_EXAMPLE.criteria[0]],
+        pointsPossible: 10,
+        gradeItemIds: ["4e6a8b2c-1d3f-4a5b-8c7d-9e0f1a2b3c4d"],
+      },
+    ],
+  },
 );
 export type AssessmentRecord = Static<typeof Assessment>;
 

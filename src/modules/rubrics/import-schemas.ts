@@ -61,5 +61,32 @@ export const ImportRubricsResponse = Type.Object(
     rubricIds: Type.Array(Uuid, { description: "The rubrics created, in the order they first appear." }),
     summary: BulkSummary,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        results: [
+          {
+            row: 2,
+            rubricTitle: "Redação",
+            status: "created",
+            rubricId: "3c5e7a9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d",
+          },
+          {
+            row: 3,
+            rubricTitle: "Oral",
+            status: "failed",
+            error: {
+              error: "validation_failed",
+              message: "The request is not valid. See details for each field.",
+              details: [{ field: "ratings[1].points", message: "Repeats an earlier entry: 4." }],
+            },
+          },
+          { row: 4, rubricTitle: "Oral", status: "skipped", reason: "rubric_has_errors" },
+        ],
+        rubricIds: ["3c5e7a9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d"],
+        summary: { total: 3, created: 1, skipped: 1, failed: 1 },
+      },
+    ],
+  },
 );

@@ -74,7 +74,7 @@ const criterionFields = {
 
 export const CriterionInput = Type.Object(
   {
-    id: Type.Optional(Type.Union([Uuid], { description: "Kept when given; a new one otherwise." })),
+    id: Type.Optional(Type.String({ format: "uuid", description: "Kept when given; a new one otherwise." })),
     ...criterionFields,
     position: Type.Optional(
       Type.Integer({
