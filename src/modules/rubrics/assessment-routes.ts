@@ -2,7 +2,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { BASE, read, tags, write } from "./access.js";
+import { BASE, learnerRead, learnerWrite, read, tags } from "./access.js";
 import {
   Assessment,
   AssessmentPage,
@@ -18,7 +18,7 @@ export function assessmentRoutes(app: App, ctx: AppContext): void {
   app.post(
     `${BASE}/rubrics/:id/assessments`,
     {
-      config: { access: write, errors: [409] },
+      config: { access: learnerWrite, errors: [409] },
       schema: {
         tags,
         summary: "Assess work with a rubric",
@@ -34,7 +34,8 @@ export function assessmentRoutes(app: App, ctx: AppContext): void {
           "target's quiz): `totalPoints / pointsPossible × maxPoints`, as any grade (change log, course grade, " +
           "`grade_posted`/`grade_updated`, source `manual`), in the same transaction; `gradeItemIds` names them. " +
           "`peer_review` and `self` never write grades. 409 for an archived rubric. Teachers' sessions assess " +
-          "work of the courses they teach only (403).",
+          "work of the courses they teach only (403). A student's session records `self` assessments of its own " +
+          "attempts only (400 for another type; another's attempt is an unknown `targetId`).",
         params: IdParams,
         body: CreateAssessmentBody,
         response: { 201: Assessment },
@@ -82,13 +83,14 @@ export function assessmentRoutes(app: App, ctx: AppContext): void {
   app.get(
     `${BASE}/rubrics/:id/assessments/:assessmentId`,
     {
-      config: { access: read },
+      config: { access: learnerRead },
       schema: {
         tags,
         summary: "Get an assessment",
         description:
           "With the criteria and points possible of the version it was made with, whatever the rubric's current " +
-          "version. A teacher's session reads those of the courses it teaches (403 otherwise).",
+          "version. A teacher's session reads those of the courses it teaches (403 otherwise); a student's session " +
+          "the assessments of its own work (404 otherwise).",
         params: AssessmentParams,
         response: { 200: Assessment },
       },

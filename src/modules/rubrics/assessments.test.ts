@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gradeChanges, grades, platformEvents } from "../../db/schema/index.js";
+import { gradeChanges, grades, platformEvents, quizAttempts } from "../../db/schema/index.js";
 import { callerFor, fieldsOf, MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { makeKey, signedInUser, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { enrollAs } from "../gradebook/test-fixtures.js";
@@ -278,5 +278,51 @@ describe("assessments", () => {
       cookie: teacher.cookie,
     });
     expect(list.statusCode).toBe(403);
+  });
+
+  it("lets a student self-assess its own attempt, never grading, and read only its own assessments", async () => {
+    const t = await submittedAttempt(h.database.db, a);
+    const mine = await signedInUser(h, a, "student");
+    await enrollAs(h.database.db, a.id, mine.id, t.courseId);
+    const [own] = await h.database.db
+      .insert(quizAttempts)
+      .values({ tenantId: a.id, quizId: t.quizId, userId: mine.id, attemptNumber: 1, status: "submitted" })
+      .returning({ id: quizAttempts.id });
+    const r: Made = (await call("POST", "/rubrics", rubricBody({ courseId: t.courseId }))).json();
+    const item = await call("POST", `/courses/${t.courseId}/grade-items`, {
+      title: "R",
+      maxPoints: 10,
+      rubricId: r.id,
+    });
+    const asStudent = (method: "GET" | "POST", url: string, body?: unknown) =>
+      call(method, url, body, { cookie: mine.cookie });
+    expect((await asStudent("GET", `/rubrics/${r.id}`)).statusCode).toBe(200);
+    const post = (targetId: string, type?: string) =>
+      asStudent("POST", `/rubrics/${r.id}/assessments`, {
+        targetType: "quiz_attempt",
+        targetId,
+        ...(type === undefined ? {} : { type }),
+        criterionScores: scores(r, 10, 5),
+      });
+    expect(fieldsOf(await post(own?.id as string))).toEqual(["type"]);
+    expect(fieldsOf(await post(t.attemptId, "self"))).toEqual(["targetId"]);
+    const self = await post(own?.id as string, "self");
+    expect(self.statusCode, self.body).toBe(201);
+    expect(self.json()).toMatchObject({ type: "self", userId: mine.id, gradeItemIds: [] });
+    expect(await gradeOf(item.json().id, mine.id)).toBeUndefined();
+    expect((await asStudent("GET", `/rubrics/${r.id}/assessments/${self.json().id}`)).statusCode).toBe(200);
+    const other = (
+      await call("POST", `/rubrics/${r.id}/assessments`, {
+        targetType: "quiz_attempt",
+        targetId: t.attemptId,
+        criterionScores: scores(r, 10, 5),
+      })
+    ).json();
+    expect((await asStudent("GET", `/rubrics/${r.id}/assessments/${other.id}`)).statusCode).toBe(404);
+    expect((await asStudent("GET", `/rubrics/${r.id}/assessments`)).statusCode).toBe(403);
+    // A course rubric of a course the student does not take is 404 to it.
+    const elsewhere = await submittedAttempt(h.database.db, a);
+    const hidden = (await call("POST", "/rubrics", rubricBody({ courseId: elsewhere.courseId }))).json();
+    expect((await asStudent("GET", `/rubrics/${hidden.id}`)).statusCode).toBe(404);
   });
 });

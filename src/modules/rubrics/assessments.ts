@@ -7,7 +7,7 @@ import { AppError, notFound, validationError } from "../../platform/errors/app-e
 import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Actor } from "../events/actor.js";
-import { assertCourseStaff } from "./access.js";
+import { assertCourseStaff, learnerOf } from "./access.js";
 import type {
   AssessmentRecord,
   AssessmentSummaryRecord,
@@ -44,7 +44,15 @@ export async function createAssessment(
     if ((await findRubric(tx, tenantId, rubricId)) === undefined) throw notFound();
     if (input.targetType !== "quiz_attempt") throw validationError("targetType", "field.target_unsupported");
     const target = await quizAttemptTarget(tx, tenantId, input.targetId.toLowerCase());
-    await assertCourseStaff(tx, tenantId, actor, target.courseId);
+    const learner = learnerOf(actor);
+    if (learner === undefined) await assertCourseStaff(tx, tenantId, actor, target.courseId);
+    else {
+      // A student assesses its own work, and only as `self` (which never writes a grade).
+      if (target.userId !== learner)
+        throw validationError("targetId", "field.unknown_target", { id: input.targetId.toLowerCase() });
+      if ((input.type ?? "grading") !== "self")
+        throw validationError("type", "field.enum", { values: "self" });
+    }
     return recordAssessment(tx, tenantId, actor, rubricId, target, input);
   });
 }
@@ -124,6 +132,8 @@ export async function getAssessment(
       ),
     );
   if (row === undefined) throw notFound();
-  await assertCourseStaff(db, tenantId, actor, row.courseId);
+  const learner = learnerOf(actor);
+  if (learner === undefined) await assertCourseStaff(db, tenantId, actor, row.courseId);
+  else if (row.userId !== learner) throw notFound();
   return { ...row, criteria: row.criteria as CriterionRecord[] } as AssessmentRecord;
 }

@@ -4,7 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
-import { BASE, read, TEACHER_RULE, tags, write } from "./access.js";
+import { BASE, learnerRead, read, TEACHER_RULE, tags, write } from "./access.js";
 import { assessmentRoutes } from "./assessment-routes.js";
 import { importRoutes } from "./import-routes.js";
 import {
@@ -71,17 +71,19 @@ export function rubricRoutes(app: App, ctx: AppContext): void {
   app.get(
     `${BASE}/rubrics/:id`,
     {
-      config: { access: read },
+      config: { access: learnerRead },
       schema: {
         tags,
         summary: "Get a rubric",
         description:
-          "With its current version's criteria. Its assessments are listed by `GET /rubrics/:id/assessments`.",
+          "With its current version's criteria. Its assessments are listed by `GET /rubrics/:id/assessments`. " +
+          "A student's session reads institution rubrics and those of the courses it may read (404 otherwise).",
         params: IdParams,
         response: { 200: Rubric },
       },
     },
-    (request) => service.getRubric(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      service.getRubric(db, tenantOf(request).id, principalOf(request), requireUuid(request.params.id)),
   );
 
   app.patch(

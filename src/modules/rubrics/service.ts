@@ -2,9 +2,10 @@ import type { Executor } from "../../db/client.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
+import { assertReadable } from "../courses/audience.js";
 import { courseExists } from "../courses/repo.js";
 import type { Actor } from "../events/actor.js";
-import { assertCourseStaff } from "./access.js";
+import { assertCourseStaff, learnerOf } from "./access.js";
 import { normaliseCriteria, pointsOf, renumber } from "./criteria.js";
 import * as repo from "./repo.js";
 import {
@@ -31,9 +32,18 @@ export async function listRubrics(db: Executor, tenantId: string, query: ListRub
   return cappedPageEnvelope(data, total, window);
 }
 
-export async function getRubric(db: Executor, tenantId: string, id: string): Promise<RubricRecord> {
+/** One rubric; a student reads institution rubrics and those of the courses it may read (404 otherwise). */
+export async function getRubric(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+): Promise<RubricRecord> {
   const rubric = await repo.findRubric(db, tenantId, id);
   if (rubric === undefined) throw notFound();
+  const userId = learnerOf(actor);
+  if (userId !== undefined && rubric.courseId !== null)
+    await assertReadable(db, tenantId, { kind: "learner", userId }, { courseId: rubric.courseId });
   return rubric;
 }
 
