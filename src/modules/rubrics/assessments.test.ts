@@ -325,4 +325,28 @@ describe("assessments", () => {
     const hidden = (await call("POST", "/rubrics", rubricBody({ courseId: elsewhere.courseId }))).json();
     expect((await asStudent("GET", `/rubrics/${hidden.id}`)).statusCode).toBe(404);
   });
+
+  it("attaches and detaches a rubric with PATCH on the grade item; deleting an unused rubric detaches it", async () => {
+    const t = await submittedAttempt(h.database.db, a);
+    const r: Made = (await call("POST", "/rubrics", rubricBody())).json();
+    const item = (
+      await call("POST", `/courses/${t.courseId}/grade-items`, { title: "R", maxPoints: 10 })
+    ).json();
+    const attached = await call("PATCH", `/grade-items/${item.id}`, { rubricId: r.id });
+    expect(attached.json().rubricId).toBe(r.id);
+    expect((await call("PATCH", `/grade-items/${item.id}`, { rubricId: randomUUID() })).statusCode).toBe(400);
+    const detached = await call("PATCH", `/grade-items/${item.id}`, { rubricId: null });
+    expect(detached.json().rubricId).toBeNull();
+    const made = await call("POST", `/rubrics/${r.id}/assessments`, {
+      targetType: "quiz_attempt",
+      targetId: t.attemptId,
+      criterionScores: scores(r, 10, 5),
+    });
+    expect(made.json().gradeItemIds).toEqual([]);
+    expect(await gradeOf(item.id, t.userId)).toBeUndefined();
+    const unused: Made = (await call("POST", "/rubrics", rubricBody())).json();
+    await call("PATCH", `/grade-items/${item.id}`, { rubricId: unused.id });
+    expect((await call("DELETE", `/rubrics/${unused.id}`)).statusCode).toBe(204);
+    expect((await call("GET", `/grade-items/${item.id}`)).json().rubricId).toBeNull();
+  });
 });
