@@ -47,6 +47,7 @@ import { fixtures as live } from "./matrix/live.js";
 import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
+import { fixtures as rubrics } from "./matrix/rubrics.js";
 import { fixtures as settings } from "./matrix/settings.js";
 import { fixtures as tags } from "./matrix/tags.js";
 import { fixtures as themes } from "./matrix/themes.js";
@@ -232,6 +233,7 @@ const GROUPS: Fixtures[] = [
   learningPaths,
   assessment,
   gradebook,
+  rubrics,
   people,
   settings,
   profileFields,

@@ -269,6 +269,17 @@ export const enUS = {
   "conflict.grade_limit": "A course holds at most {limit} of these.",
   "conflict.grade_source_taken":
     "Another grade item of this course already takes its grades from this source.",
+  "field.unknown_rubric": "No rubric of the institution or of this course has this id: {id}.",
+  "field.unknown_criterion": "The rubric has no criterion with this id: {id}.",
+  "field.unknown_rating": "The criterion has no rating with this id: {id}.",
+  "field.criterion_unscored": "Every criterion needs one score; this one has none: {id}.",
+  "field.rubric_points": "Must be from {min} to {max} for this criterion and rating.",
+  "field.target_unsupported": "Only quiz_attempt can be assessed for now.",
+  "field.unknown_target": "No quiz attempt of this institution has this id: {id}.",
+  "field.rubric_other_course": "The rubric belongs to another course than the assessed work.",
+  "field.csv_columns": "The CSV needs a header line with the columns: {columns}.",
+  "forbidden.rubric_teacher": "A teacher changes rubrics and assesses work in the courses they teach only.",
+  "conflict.rubric_archived": "This rubric is archived; make it active to assess with it.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -278,4 +278,15 @@ export const esES: Catalogue = {
   "conflict.grade_limit": "Un curso admite como máximo {limit} de estos.",
   "conflict.grade_source_taken":
     "Otro elemento de calificación de este curso ya toma sus calificaciones de este origen.",
+  "field.unknown_rubric": "Ninguna rúbrica de la institución o de este curso tiene este id: {id}.",
+  "field.unknown_criterion": "La rúbrica no tiene ningún criterio con este id: {id}.",
+  "field.unknown_rating": "El criterio no tiene ningún nivel con este id: {id}.",
+  "field.criterion_unscored": "Cada criterio necesita una puntuación; este no la tiene: {id}.",
+  "field.rubric_points": "Debe estar entre {min} y {max} para este criterio y nivel.",
+  "field.target_unsupported": "Por ahora solo se puede evaluar quiz_attempt.",
+  "field.unknown_target": "Ningún intento de cuestionario de esta institución tiene este id: {id}.",
+  "field.rubric_other_course": "La rúbrica pertenece a otro curso que el del trabajo evaluado.",
+  "field.csv_columns": "El CSV necesita una línea de encabezado con las columnas: {columns}.",
+  "forbidden.rubric_teacher": "Un profesor cambia rúbricas y evalúa trabajos solo en los cursos que imparte.",
+  "conflict.rubric_archived": "Esta rúbrica está archivada; actívela para evaluar con ella.",
 };

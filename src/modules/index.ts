@@ -27,6 +27,7 @@ import { pageRoutes } from "./pages/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { rubricRoutes } from "./rubrics/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
 import { themeRoutes } from "./themes/routes.js";
@@ -57,6 +58,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
   gradebookModuleRoutes(app, ctx);
+  rubricRoutes(app, ctx);
   settingsRoutes(app, ctx);
   profileFieldRoutes(app, ctx);
   themeRoutes(app, ctx);

@@ -6,6 +6,7 @@ import { LEARNING } from "./list-fixtures/learning.js";
 import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
 import { PEOPLE } from "./list-fixtures/people.js";
 import { PLATFORM } from "./list-fixtures/platform.js";
+import { RUBRICS } from "./list-fixtures/rubrics.js";
 import type { ListFixture, ListQuery, Seeded } from "./list-fixtures/types.js";
 
 export type { ListFixture, ListQuery, Seeded, SeedTenant } from "./list-fixtures/types.js";
@@ -22,6 +23,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...LEARNING_PATHS,
   ...ASSESSMENT,
   ...GRADEBOOK,
+  ...RUBRICS,
   ...PLATFORM,
   ...INTEGRATIONS,
   ...CERTIFICATES,

@@ -16,6 +16,7 @@ import {
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { courses } from "./courses.js";
 import { enrollments } from "./learning.js";
+import { rubrics } from "./rubrics.js";
 import { users } from "./users.js";
 
 /** Migration 0052. A course's grade categories (Canvas's assignment groups): weight and drop rule. */
@@ -60,6 +61,8 @@ export const gradeItems = pgTable(
     visibleToStudents: boolean("visible_to_students").notNull().default(true),
     postPolicy: text("post_policy").notNull().default("automatic"),
     excludedFromFinal: boolean("excluded_from_final").notNull().default(false),
+    /** Migration 0053: a grading assessment with this rubric writes the item's grade. */
+    rubricId: uuid("rubric_id"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
   },
@@ -67,6 +70,7 @@ export const gradeItems = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("grade_items_course_position_idx").on(t.tenantId, t.courseId, t.position, t.id),
     index("grade_items_category_idx").on(t.tenantId, t.categoryId),
+    index("grade_items_rubric_idx").on(t.tenantId, t.rubricId).where(sql`${t.rubricId} IS NOT NULL`),
     uniqueIndex("grade_items_source_key")
       .on(t.tenantId, t.courseId, t.sourceType, t.sourceId)
       .where(sql`${t.sourceId} IS NOT NULL`),
@@ -79,6 +83,8 @@ export const gradeItems = pgTable(
       columns: [t.tenantId, t.categoryId],
       foreignColumns: [gradeCategories.tenantId, gradeCategories.id],
     }),
+    // ON DELETE SET NULL (rubric_id) in migration 0053: the item stays, without a rubric.
+    foreignKey({ columns: [t.tenantId, t.rubricId], foreignColumns: [rubrics.tenantId, rubrics.id] }),
   ],
 );
 

@@ -90,6 +90,7 @@ export const ITEM_EXAMPLE = {
   visibleToStudents: true,
   postPolicy: "manual",
   excludedFromFinal: false,
+  rubricId: null,
   gradeCount: 28,
   createdAt: "2026-03-01T12:00:00.000Z",
   updatedAt: "2026-03-01T12:00:00.000Z",
@@ -110,6 +111,7 @@ export const GradeItem = Type.Object(
     visibleToStudents: Type.Boolean(),
     postPolicy: StringEnum(POST_POLICIES),
     excludedFromFinal: Type.Boolean(),
+    rubricId: Type.Union([Uuid, Type.Null()]),
     gradeCount: Type.Integer({ minimum: 0, description: "Grades recorded on this item (from a counter)." }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
@@ -137,6 +139,13 @@ const itemEditable = {
   ),
   excludedFromFinal: Type.Optional(
     Type.Boolean({ description: "Shown, but not counted in the course grade." }),
+  ),
+  rubricId: Type.Optional(
+    Type.Union([Uuid, Type.Null()], {
+      description:
+        "A rubric of the institution or of this course (400 otherwise): a grading assessment with it writes " +
+        "the item's grade (total points scaled to maxPoints).",
+    }),
   ),
 };
 

@@ -4,7 +4,7 @@ import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { gradeCategories, gradeItems } from "../../db/schema/index.js";
+import { gradeCategories, gradeItems, rubrics } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
@@ -29,6 +29,7 @@ export const itemColumns = {
   visibleToStudents: gradeItems.visibleToStudents,
   postPolicy: gradeItems.postPolicy,
   excludedFromFinal: gradeItems.excludedFromFinal,
+  rubricId: gradeItems.rubricId,
   // The trigger-kept counter: one primary-key lookup per row.
   gradeCount: sql<number>`coalesce((SELECT c.value FROM tenant_counters c WHERE c.tenant_id = ${qualified(gradeItems.tenantId)}
     AND c.counter = 'grades:grade_item_id:' || ${qualified(gradeItems.id)}), 0)::int`,
@@ -143,6 +144,27 @@ async function assertCategory(tx: Executor, tenantId: string, courseId: string, 
     throw validationError("categoryId", "field.unknown_grade_category", { id: categoryId });
 }
 
+/** 400 unless the rubric is the institution's or this course's (the foreign key alone admits another course's). */
+async function assertRubric(
+  tx: Executor,
+  tenantId: string,
+  courseId: string,
+  rubricId: string | null | undefined,
+) {
+  if (rubricId === null || rubricId === undefined) return;
+  const rows = await tx
+    .select({ id: rubrics.id })
+    .from(rubrics)
+    .where(
+      and(
+        eq(rubrics.tenantId, tenantId),
+        eq(rubrics.id, rubricId),
+        sql`(${rubrics.courseId} IS NULL OR ${rubrics.courseId} = ${courseId})`,
+      ),
+    );
+  if (rows.length === 0) throw validationError("rubricId", "field.unknown_rubric", { id: rubricId });
+}
+
 function sourceTaken(err: unknown): never {
   if (isUniqueViolation(err, "grade_items_source_key"))
     throw new AppError("conflict", { messageKey: "conflict.grade_source_taken" });
@@ -160,6 +182,8 @@ export async function createItem(
     await lockStaffCourse(tx, tenantId, actor, courseId);
     const categoryId = input.categoryId?.toLowerCase() ?? null;
     await assertCategory(tx, tenantId, courseId, categoryId);
+    const rubricId = input.rubricId?.toLowerCase() ?? null;
+    await assertRubric(tx, tenantId, courseId, rubricId);
     const count = await readCounter(tx, tenantId, counterOf(courseId));
     if (count >= MAX_ITEMS)
       throw new AppError("conflict", { messageKey: "conflict.grade_limit", params: { limit: MAX_ITEMS } });
@@ -179,6 +203,7 @@ export async function createItem(
         visibleToStudents: input.visibleToStudents ?? true,
         postPolicy: input.postPolicy ?? "automatic",
         excludedFromFinal: input.excludedFromFinal ?? false,
+        rubricId,
       })
       .returning({ id: gradeItems.id })
       .catch(sourceTaken);
@@ -209,9 +234,16 @@ export async function updateItem(
     const item = await lockedItem(tx, tenantId, actor, id);
     const categoryId = input.categoryId === undefined ? undefined : (input.categoryId?.toLowerCase() ?? null);
     if (categoryId !== undefined) await assertCategory(tx, tenantId, item.courseId, categoryId);
+    const rubricId = input.rubricId === undefined ? undefined : (input.rubricId?.toLowerCase() ?? null);
+    await assertRubric(tx, tenantId, item.courseId, rubricId);
     await tx
       .update(gradeItems)
-      .set({ ...input, ...(categoryId === undefined ? {} : { categoryId }), updatedAt: sql`now()` })
+      .set({
+        ...input,
+        ...(categoryId === undefined ? {} : { categoryId }),
+        ...(rubricId === undefined ? {} : { rubricId }),
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(gradeItems.tenantId, tenantId), eq(gradeItems.id, id)));
     if (COUNTED.some((field) => input[field] !== undefined))
       await recomputeCourseGrades(tx, tenantId, item.courseId, "all", actor);

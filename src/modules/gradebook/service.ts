@@ -1,2 +1,6 @@
 /** What other modules use of the gradebook. */
-export { recordSourceGrade } from "./source-grades.js";
+export { assertTeaches } from "./access.js";
+export { round2 } from "./compute.js";
+export { staffCourse } from "./guard.js";
+export type { SourceType } from "./item-schemas.js";
+export { recordRubricGrade, recordSourceGrade } from "./source-grades.js";

@@ -18,6 +18,10 @@ export const RESOURCE_TAG_LIST = [
     name: "gradebook",
     description: "Grade categories and items, grades with their posting, course grades and the change log.",
   },
+  {
+    name: "rubrics",
+    description: "Rubrics with versioned criteria, assessments that write grades, and CSV import.",
+  },
   { name: "question-banks", description: "Reusable questions that quizzes draw from." },
   {
     name: "certificates",
