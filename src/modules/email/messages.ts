@@ -8,6 +8,7 @@ import { AppError, notFound, validationError } from "../../platform/errors/app-e
 import { cappedPageEnvelope, totalFromPage } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { emitEvent } from "../events/emit.js";
+import { countMessages, listMessagePage } from "./message-list.js";
 import type {
   BounceInput,
   ListMessagesQueryType,
@@ -41,9 +42,9 @@ export async function listMessages(db: Executor, tenantId: string, query: ListMe
     templateKey: query.templateKey,
     since: query.since,
   };
-  const rows = await repo.listMessages(db, tenantId, filter, query.sort ?? "-createdAt", window);
+  const rows = await listMessagePage(db, tenantId, filter, query.sort ?? "-createdAt", window);
   // A page that is not full is the last: its total needs no count (a recent `since`, a rare filter).
-  const total = totalFromPage(window, rows) ?? (await repo.countMessages(db, tenantId, filter));
+  const total = totalFromPage(window, rows) ?? (await countMessages(db, tenantId, filter));
   return cappedPageEnvelope(
     rows.map((r) => shape(r, true)),
     total,

@@ -268,10 +268,8 @@ export async function listCompletions(
 }
 
 /**
- * The lesson's trigger-kept counter when unfiltered (exact); a filter counts its matches up to the platform's cap,
- * newest first through the same index as the page. A `since` alone is the counter less the completions before it
- * when fewer than the cap are (an old `since`: every completion but a few), and counts its matches otherwise (the
- * caller skips the count when the page was not full: a recent `since` matches few).
+ * The lesson's counter when unfiltered; a `since` alone, the counter less the completions before it when fewer
+ * than the cap are; otherwise the matches up to the cap, newest first through the page's index.
  */
 export async function countCompletions(
   db: Executor,
