@@ -46,6 +46,14 @@ const BATCH = 100;
 const BATCHES = 10;
 const SYSTEM = { kind: "system" } as const;
 
+/** Open attempts past their end and grace, longest overdue first, read through `quiz_attempts_open_ends_idx`. */
+export const claimDue = (batch: number) => sql`
+  SELECT tenant_id AS "tenantId", id FROM quiz_attempts
+  WHERE status = 'in_progress' AND ends_at IS NOT NULL
+    AND ends_at < now() - make_interval(secs => ${GRACE_SECONDS})
+  ORDER BY ends_at LIMIT ${batch}
+  FOR UPDATE SKIP LOCKED`;
+
 export interface TimeUpPass {
   closed: number;
   /** Attempts that could not be closed this pass (each rolled back alone), retried at the next. */
@@ -82,12 +90,9 @@ export async function closeOverdueAttempts(
   for (let i = 0; i < batches; i++) {
     const failedBefore = pass.failed.length;
     const claimed = await db.transaction(async (tx) => {
-      const due = (await tx.execute(sql`
-        SELECT tenant_id AS "tenantId", id FROM quiz_attempts
-        WHERE status = 'in_progress' AND ends_at IS NOT NULL
-          AND ends_at < now() - make_interval(secs => ${GRACE_SECONDS})
-        ORDER BY ends_at LIMIT ${batch}
-        FOR UPDATE SKIP LOCKED`)) as unknown as { rows: { tenantId: string; id: string }[] };
+      const due = (await tx.execute(claimDue(batch))) as unknown as {
+        rows: { tenantId: string; id: string }[];
+      };
       for (const { tenantId, id } of due.rows) {
         await tx
           .transaction((sp) => closeInTx(sp, tenantId, id))

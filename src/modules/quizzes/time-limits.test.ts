@@ -6,7 +6,7 @@ import type { TestTenant } from "../../test-support/harness.js";
 import { makeKey, makeUser, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { JOBS } from "../../worker/runner.js";
 import { enroll, makeQuizLesson } from "./test-fixtures.js";
-import { closeOverdueAttempts, GRACE_SECONDS } from "./time-limit.js";
+import { claimDue, closeOverdueAttempts, GRACE_SECONDS } from "./time-limit.js";
 
 const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2, call: AS_WRITTEN });
 const [a, b] = tenants;
@@ -220,8 +220,17 @@ describe("a timed attempt", () => {
 });
 
 describe("the worker's time-up pass", () => {
-  it("runs every minute", () => {
+  it("runs every minute, and finds what is due through the index of open timed attempts", async () => {
     expect(JOBS.find((j) => j.name === "quiz-attempts-time-up")?.everyMs).toBe(60_000);
+    // With sequential scans priced out, a plan on the partial index shows its predicate covers the claim's.
+    const plan = await h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const res = (await tx.execute(sql`EXPLAIN ${claimDue(100)}`)) as unknown as {
+        rows: Record<string, string>[];
+      };
+      return res.rows.map((r) => Object.values(r).join(" ")).join("\n");
+    });
+    expect(plan).toContain("quiz_attempts_open_ends_idx");
   });
 
   it("closes overdue attempts of every tenant once, a bounded batch at a time, and nothing else", async () => {
