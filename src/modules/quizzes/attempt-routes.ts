@@ -49,7 +49,8 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
         description:
           "For a user with a current (active or completed) enrollment in the quiz's course; 409 `conflict` " +
           "when there is none, when the user used every allowed attempt (attempts closed when their time was " +
-          "up count), or has one still open. The questions are drawn now and pinned to their current versions, " +
+          "up count), or has one still open (one whose time and grace are over is first closed as the worker " +
+          "would close it). The questions are drawn now and pinned to their current versions, " +
           "and so is the quiz's time limit: a timed attempt's `endsAt` is its start plus `timeLimitSeconds`. " +
           "Without `answers` the attempt is `in_progress` and lists its questions without their answers; with " +
           "`answers` (only when every section is fixed) it is submitted and scored at once, and `quiz_submitted` " +
@@ -101,8 +102,9 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
           "Unanswered questions earn 0; an answered essay leaves it `pending_review` until graded. Answers " +
           "to questions the attempt did not draw, or of the wrong shape, are 400. A timed attempt takes a " +
           "submission up to 30 s after its `endsAt` (the grace covers network latency, not more time to " +
-          'answer); a later one is refused with 409 `conflict` ("time for this attempt ran out") and the attempt ' +
-          "stays as it is until the worker closes it: within about a minute it is submitted with no answers " +
+          'answer); a later one is refused with 409 `conflict` ("time for this attempt ran out") and changes ' +
+          "nothing. The worker closes the attempt within about a minute (or the user's next start does): it is " +
+          "submitted with no answers " +
           "(scored 0), `submittedAt` = `endsAt`, by the system, with `quiz_submitted`, the scoring policy and " +
           "the gradebook as for any submission. A `timeSpentSeconds` more than the attempt's time allowed " +
           "(limit + extra time) plus the grace is 400.",

@@ -16,7 +16,7 @@ import { drawQuestions } from "./draw.js";
 import { findQuiz, type QuizRow } from "./repo.js";
 import { round2 } from "./scoring.js";
 import { submitInTx } from "./submission.js";
-import { allowedSeconds, assertInTime, assertTimeSpent } from "./time-limit.js";
+import { allowedSeconds, assertInTime, assertTimeSpent, closeOverdueOf } from "./time-limit.js";
 
 export { gradeAttempt, updateAttempt } from "./attempt-grading.js";
 
@@ -48,7 +48,7 @@ export async function getAttempt(db: Executor, tenantId: string, id: string): Pr
 /**
  * Starts an attempt for a user with a current enrollment in the quiz's course (409 otherwise), within the quiz's
  * allowed attempts (every attempt counts, those closed when time was up too) and with no other attempt open
- * (409). The questions are drawn and pinned now, and so is the quiz's time limit (`endsAt`). With `answers` the
+ * (409; one whose time and grace are over is first closed here as the worker would close it). The questions are drawn and pinned now, and so is the quiz's time limit (`endsAt`). With `answers` the
  * attempt is submitted at once, which needs every question to be fixed (a client cannot answer questions it has
  * not seen drawn) and a `timeSpentSeconds` within the time limit and its grace (400 otherwise).
  */
@@ -71,7 +71,10 @@ export async function startAttempt(
     }
     const enrollmentId = await repo.lockCurrentEnrollment(tx, tenantId, input.userId, quiz.courseId);
     if (enrollmentId === undefined) throw conflict("conflict.not_enrolled");
-    const mine = await repo.attemptsOfUser(tx, tenantId, quiz.id, input.userId);
+    let mine = await repo.attemptsOfUser(tx, tenantId, quiz.id, input.userId);
+    if (mine.open && (await closeOverdueOf(tx, tenantId, quiz.id, input.userId))) {
+      mine = await repo.attemptsOfUser(tx, tenantId, quiz.id, input.userId);
+    }
     if (mine.open) throw conflict("conflict.attempt_in_progress");
     if (quiz.allowedAttempts !== null && mine.count >= quiz.allowedAttempts) {
       throw conflict("conflict.attempts_exhausted");

@@ -74,6 +74,27 @@ async function closeInTx(tx: Executor, tenantId: string, id: string): Promise<bo
 }
 
 /**
+ * Closes the user's open attempt at the quiz if its time and grace are over, as the worker would, in the caller's
+ * transaction: a new start then need not wait for the worker's next pass. Answers whether it closed one.
+ */
+export async function closeOverdueOf(
+  tx: Executor,
+  tenantId: string,
+  quizId: string,
+  userId: string,
+): Promise<boolean> {
+  const due = (await tx.execute(sql`
+    SELECT id FROM quiz_attempts
+    WHERE tenant_id = ${tenantId} AND quiz_id = ${quizId} AND user_id = ${userId} AND status = 'in_progress'
+      AND ends_at < now() - make_interval(secs => ${GRACE_SECONDS})`)) as unknown as {
+    rows: { id: string }[];
+  };
+  let closed = false;
+  for (const { id } of due.rows) closed = (await closeInTx(tx, tenantId, id)) || closed;
+  return closed;
+}
+
+/**
  * The worker's minute pass (src/worker/runner.ts): open attempts whose time and grace are over, in every tenant,
  * are submitted with no answers (unanswered questions score 0), so the scoring policy, the gradebook, lesson
  * completion and `quiz_submitted` follow as for any submission, with the system as the actor. Each batch is one

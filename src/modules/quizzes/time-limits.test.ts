@@ -136,9 +136,14 @@ describe("a timed attempt", () => {
       expect(res.json().message).toContain(endsAt);
     }
 
-    // Still open, so the user cannot start another until the worker closes it.
+    // A new start closes it first, as the worker would: no answers, at its end, by the system.
     const another = await A("POST", `/quizzes/${q.quizId}/attempts`, { userId: late.userId });
-    expect(another.statusCode).toBe(409);
+    expect(another.statusCode, another.body).toBe(201);
+    expect(another.json()).toMatchObject({ attemptNumber: 2, status: "in_progress" });
+    expect(await row(a, late.id)).toMatchObject({ status: "graded", score: 0, submittedAt: endsAt });
+    const events = await submittedEvents(late.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.actor).toMatchObject({ type: "system" });
   });
 
   it("takes a submission a few seconds after the end, inside the grace", async () => {
