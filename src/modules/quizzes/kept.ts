@@ -2,7 +2,7 @@
  * The kept score (Canvas `kept_score`): what a user's graded attempts at a quiz come to under its scoring policy,
  * the same figure the gradebook receives (gradebook-sync.ts). Pending reviews and open attempts do not count.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { quizAttempts } from "../../db/schema/index.js";
 import type { QuizRow } from "./repo.js";
@@ -59,8 +59,14 @@ export async function gradedResults(
 ): Promise<Map<string, GradedResult[]>> {
   const byUser = new Map<string, GradedResult[]>();
   if (userIds.length === 0) return byUser;
+  // Ordered here rather than by the statement: a list's only ordered read of its table is its page (list-plans).
   const rows = await db
-    .select({ userId: quizAttempts.userId, score: quizAttempts.score, percent: quizAttempts.percent })
+    .select({
+      userId: quizAttempts.userId,
+      attemptNumber: quizAttempts.attemptNumber,
+      score: quizAttempts.score,
+      percent: quizAttempts.percent,
+    })
     .from(quizAttempts)
     .where(
       and(
@@ -69,8 +75,8 @@ export async function gradedResults(
         inArray(quizAttempts.userId, [...new Set(userIds)]),
         eq(quizAttempts.status, "graded"),
       ),
-    )
-    .orderBy(asc(quizAttempts.userId), asc(quizAttempts.attemptNumber));
+    );
+  rows.sort((x, y) => x.attemptNumber - y.attemptNumber);
   for (const row of rows) {
     const list = byUser.get(row.userId) ?? [];
     list.push({ score: row.score ?? 0, percent: row.percent ?? 0 });
