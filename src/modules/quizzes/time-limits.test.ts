@@ -102,6 +102,13 @@ describe("a timed attempt", () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({ status: "graded", percent: 100, endsAt: attempt.endsAt });
 
+    // The limit is pinned at the start: a change to the quiz moves no open attempt's end, only later ones'.
+    const open = await startFor(a, q);
+    expect((await A("PATCH", `/quizzes/${q.quizId}`, { timeLimitSeconds: 60 })).statusCode).toBe(200);
+    expect((await row(a, open.id))?.endsAt).toBe(open.endsAt);
+    const later = await startFor(a, q);
+    expect(Date.parse(later.endsAt as string) - Date.parse(later.startedAt)).toBe(60_000);
+
     // An untimed quiz's attempts have no end.
     const untimed = await quiz(a, {});
     expect((await startFor(a, untimed)).endsAt).toBeNull();
