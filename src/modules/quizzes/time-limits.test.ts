@@ -271,9 +271,9 @@ describe("the worker's time-up pass", () => {
     expect(first).toEqual({ closed: 1, failed: [] });
     expect((await row(a, overdueA.id))?.status).toBe("graded");
     expect((await row(b, overdueB.id))?.status).toBe("in_progress");
-    const rest = await closeOverdueAttempts(h.database.db);
-    expect(rest).toEqual({ closed: 1, failed: [] });
-    expect(await closeOverdueAttempts(h.database.db)).toEqual({ closed: 0, failed: [] });
+    // (Counts from here on may include another file's attempts on a shared PostgreSQL: the rows tell.)
+    expect((await closeOverdueAttempts(h.database.db)).failed).toEqual([]);
+    expect((await closeOverdueAttempts(h.database.db)).closed).toBe(0);
 
     const closedA = await row(a, overdueA.id);
     expect(closedA).toMatchObject({
