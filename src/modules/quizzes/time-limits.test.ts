@@ -316,4 +316,28 @@ describe("the worker's time-up pass", () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe("conflict");
   });
+
+  it("reports an attempt it cannot close and still closes the others of the batch", async () => {
+    await closeOverdueAttempts(h.database.db);
+    const q = await quiz(a);
+    const broken = await startFor(a, q);
+    const fine = await startFor(a, q);
+    await age(a, broken.id, 600 + GRACE_SECONDS + 300);
+    await age(a, fine.id, 600 + GRACE_SECONDS + 100);
+    // Questions that are not a list cannot be scored: the attempt's savepoint rolls back, not the batch.
+    await h.database.db
+      .update(quizAttempts)
+      .set({ questions: sql`'{"not": "a list"}'::jsonb` })
+      .where(and(eq(quizAttempts.tenantId, a.id), eq(quizAttempts.id, broken.id)));
+    const pass = await closeOverdueAttempts(h.database.db);
+    expect(pass.failed).toEqual([{ tenantId: a.id, id: broken.id, error: expect.any(String) }]);
+    expect(await row(a, broken.id)).toMatchObject({ status: "in_progress", submittedAt: null });
+    expect(await submittedEvents(broken.id)).toHaveLength(0);
+    expect((await row(a, fine.id))?.status).toBe("graded");
+    expect(await submittedEvents(fine.id)).toHaveLength(1);
+    // Gone, so no later pass (or file on a shared database) meets it.
+    await h.database.db
+      .delete(quizAttempts)
+      .where(and(eq(quizAttempts.tenantId, a.id), eq(quizAttempts.id, broken.id)));
+  });
 });
