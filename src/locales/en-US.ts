@@ -103,6 +103,8 @@ export const enUS = {
   "field.numeric_form": "Give either value (with an optional tolerance) or min and max.",
   "field.range_order": "Must not be greater than max.",
   "field.not_in_attempt": "This question is not part of the attempt.",
+  "field.over_time_limit":
+    "Is more than the time the attempt allows ({limit} seconds, plus a grace of {grace} seconds).",
   "field.response_shape": "Is not a valid answer to a {type} question.",
   "field.answers_need_fixed":
     "Answers can be sent when starting an attempt only if every section is fixed; start the attempt, then submit it.",
@@ -113,6 +115,7 @@ export const enUS = {
   "conflict.attempts_exhausted": "This user has used every attempt the quiz allows.",
   "conflict.attempt_in_progress": "This user has an attempt at this quiz still in progress.",
   "conflict.attempt_submitted": "This attempt was already submitted.",
+  "conflict.attempt_time_up": "The time for this attempt ran out at {at}; it can no longer be submitted.",
   "conflict.attempt_not_submitted": "This attempt is still in progress; it can be graded once submitted.",
   "conflict.quiz_no_questions": "This quiz has no active questions to draw.",
   "conflict.domain_taken": "This domain is already registered.",

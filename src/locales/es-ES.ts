@@ -100,6 +100,8 @@ export const esES: Catalogue = {
   "field.numeric_form": "Indique value (con tolerance opcional) o min y max.",
   "field.range_order": "No puede ser mayor que max.",
   "field.not_in_attempt": "Esta pregunta no forma parte del intento.",
+  "field.over_time_limit":
+    "Supera el tiempo que permite el intento ({limit} segundos, más {grace} segundos de margen).",
   "field.response_shape": "No es una respuesta válida para una pregunta de tipo {type}.",
   "field.answers_need_fixed":
     "Solo se pueden enviar respuestas al iniciar el intento si todas las secciones son fijas; inicie el intento y luego envíelo.",
@@ -110,6 +112,7 @@ export const esES: Catalogue = {
   "conflict.attempts_exhausted": "Este usuario ya usó todos los intentos que permite el cuestionario.",
   "conflict.attempt_in_progress": "Este usuario tiene un intento de este cuestionario aún en curso.",
   "conflict.attempt_submitted": "Este intento ya fue enviado.",
+  "conflict.attempt_time_up": "El tiempo de este intento se agotó el {at}; ya no se puede enviar.",
   "conflict.attempt_not_submitted": "Este intento aún está en curso; se puede calificar una vez enviado.",
   "conflict.quiz_no_questions": "Este cuestionario no tiene preguntas activas para extraer.",
   "conflict.domain_taken": "Este dominio ya está registrado.",

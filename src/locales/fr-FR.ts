@@ -102,6 +102,8 @@ export const frFR: Catalogue = {
   "field.numeric_form": "Indiquez value (avec une tolerance facultative) ou bien min et max.",
   "field.range_order": "Ne doit pas être supérieur à max.",
   "field.not_in_attempt": "Cette question ne fait pas partie de la tentative.",
+  "field.over_time_limit":
+    "Dépasse le temps que permet la tentative ({limit} secondes, plus {grace} secondes de tolérance).",
   "field.response_shape": "N'est pas une réponse valide à une question de type {type}.",
   "field.answers_need_fixed":
     "Des réponses ne peuvent être envoyées au début d'une tentative que si toutes les sections sont fixes ; démarrez la tentative, puis soumettez-la.",
@@ -112,6 +114,8 @@ export const frFR: Catalogue = {
   "conflict.attempts_exhausted": "Cet utilisateur a utilisé toutes les tentatives autorisées par le quiz.",
   "conflict.attempt_in_progress": "Cet utilisateur a une tentative de ce quiz encore en cours.",
   "conflict.attempt_submitted": "Cette tentative a déjà été soumise.",
+  "conflict.attempt_time_up":
+    "Le temps de cette tentative a expiré le {at} ; elle ne peut plus être soumise.",
   "conflict.attempt_not_submitted":
     "Cette tentative est encore en cours ; elle pourra être notée une fois soumise.",
   "conflict.quiz_no_questions": "Ce quiz n'a aucune question active à tirer.",

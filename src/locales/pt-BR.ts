@@ -101,6 +101,8 @@ export const ptBR: Catalogue = {
   "field.numeric_form": "Informe value (com tolerance opcional) ou min e max.",
   "field.range_order": "Não pode ser maior que max.",
   "field.not_in_attempt": "Esta questão não faz parte da tentativa.",
+  "field.over_time_limit":
+    "É mais do que o tempo que a tentativa permite ({limit} segundos, mais {grace} segundos de tolerância).",
   "field.response_shape": "Não é uma resposta válida para uma questão do tipo {type}.",
   "field.answers_need_fixed":
     "Só é possível enviar respostas ao iniciar a tentativa se todas as seções forem fixas; inicie a tentativa e depois envie-a.",
@@ -111,6 +113,7 @@ export const ptBR: Catalogue = {
   "conflict.attempts_exhausted": "Este usuário já usou todas as tentativas que o quiz permite.",
   "conflict.attempt_in_progress": "Este usuário tem uma tentativa deste quiz ainda em andamento.",
   "conflict.attempt_submitted": "Esta tentativa já foi enviada.",
+  "conflict.attempt_time_up": "O tempo desta tentativa terminou em {at}; ela não pode mais ser enviada.",
   "conflict.attempt_not_submitted":
     "Esta tentativa ainda está em andamento; ela pode ser corrigida depois de enviada.",
   "conflict.quiz_no_questions": "Este quiz não tem questões ativas para sortear.",

@@ -10,6 +10,7 @@ import { expireInvites } from "../modules/invites/expiry.js";
 import { expireUploads } from "../modules/media/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
+import { closeOverdueAttempts } from "../modules/quizzes/service.js";
 import type { AppContext } from "../platform/context.js";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
 
@@ -23,6 +24,7 @@ interface ScheduledJob {
   run(ctx: AppContext): Promise<unknown>;
 }
 
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -61,6 +63,13 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "certificates-expire",
     everyMs: HOUR_MS,
     run: (ctx) => expireCertificates(ctx.database.db),
+  },
+  {
+    // Timed quiz attempts left open past their end and grace are submitted with no answers (quiz_submitted), so a
+    // learner who walked away is graded within about a minute and a half of the end.
+    name: "quiz-attempts-time-up",
+    everyMs: MINUTE_MS,
+    run: (ctx) => closeOverdueAttempts(ctx.database.db),
   },
   {
     name: "invites-expire",

@@ -173,6 +173,10 @@ export const quizAttempts = pgTable(
     maxScore: numeric("max_score", { precision: 10, scale: 2, mode: "number" }),
     percent: numeric("percent", { precision: 5, scale: 2, mode: "number" }),
     passed: boolean("passed"),
+    /** Seconds a teacher added to this attempt's time limit (Canvas `extra_time`). */
+    extraTimeSeconds: integer("extra_time_seconds").notNull().default(0),
+    /** When a timed attempt ends: its start plus the quiz's limit (pinned at the start) plus its extra time. */
+    endsAt: isoTimestamp("ends_at"),
     /** The questions drawn for this attempt, each pinned to `{questionId, version, points}`. */
     questions: jsonb("questions").notNull().default(sql`'[]'::jsonb`),
     answers: jsonb("answers").notNull().default(sql`'[]'::jsonb`),
@@ -192,6 +196,10 @@ export const quizAttempts = pgTable(
       t.score.desc().nullsLast(),
       t.id.desc(),
     ),
+    // What the worker's time-up pass scans, across tenants (migration 0056).
+    index("quiz_attempts_open_ends_idx")
+      .on(t.endsAt)
+      .where(sql`status = 'in_progress' AND ends_at IS NOT NULL`),
     foreignKey({ columns: [t.tenantId, t.quizId], foreignColumns: [quizzes.tenantId, quizzes.id] }).onDelete(
       "cascade",
     ),

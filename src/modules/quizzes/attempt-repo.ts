@@ -39,6 +39,8 @@ export interface AttemptRow {
   maxScore: number | null;
   percent: number | null;
   passed: boolean | null;
+  extraTimeSeconds: number;
+  endsAt: string | null;
   questions: DrawnQuestion[];
   answers: ScoredAnswer[];
   createdAt: string;
@@ -59,6 +61,8 @@ const columns = {
   maxScore: quizAttempts.maxScore,
   percent: quizAttempts.percent,
   passed: quizAttempts.passed,
+  extraTimeSeconds: quizAttempts.extraTimeSeconds,
+  endsAt: quizAttempts.endsAt,
   questions: quizAttempts.questions,
   answers: quizAttempts.answers,
   createdAt: quizAttempts.createdAt,
@@ -186,10 +190,13 @@ export async function insertAttempt(
     questions: DrawnQuestion[];
     maxScore: number;
   },
+  timeLimitSeconds: number | null,
 ): Promise<AttemptRow> {
+  // `started_at` defaults to the same transaction's now(), so a timed attempt ends exactly its limit after it.
+  const endsAt = timeLimitSeconds === null ? null : sql`now() + make_interval(secs => ${timeLimitSeconds})`;
   const rows = await tx
     .insert(quizAttempts)
-    .values({ tenantId, ...values, status: "in_progress" })
+    .values({ tenantId, ...values, status: "in_progress", endsAt })
     .returning(columns);
   return rows[0] as AttemptRow;
 }
@@ -205,7 +212,7 @@ export async function updateAttempt(
     maxScore: number;
     percent: number;
     passed: boolean | null;
-    submittedAt?: SQL;
+    submittedAt?: SQL | string;
     timeSpentSeconds?: number;
     gradedBy?: unknown;
   },
@@ -216,6 +223,34 @@ export async function updateAttempt(
     .where(and(eq(quizAttempts.tenantId, tenantId), eq(quizAttempts.id, id)))
     .returning(columns);
   return rows[0] as AttemptRow;
+}
+
+/**
+ * Gives an open attempt `seconds` of extra time in all (not added to what it had): a timed attempt's end moves by
+ * the difference; an untimed one keeps no end. Answers undefined when the attempt is no longer open.
+ */
+export async function setExtraTime(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  seconds: number,
+): Promise<AttemptRow | undefined> {
+  const rows = await tx
+    .update(quizAttempts)
+    .set({
+      endsAt: sql`${quizAttempts.endsAt} + make_interval(secs => ${seconds} - ${quizAttempts.extraTimeSeconds})`,
+      extraTimeSeconds: seconds,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(quizAttempts.tenantId, tenantId),
+        eq(quizAttempts.id, id),
+        eq(quizAttempts.status, "in_progress"),
+      ),
+    )
+    .returning(columns);
+  return rows[0] as AttemptRow | undefined;
 }
 
 export async function findUser(

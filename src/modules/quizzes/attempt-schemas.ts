@@ -57,25 +57,44 @@ export const SubmitAttemptBody = Type.Object(
 );
 export type SubmitAttemptInput = Static<typeof SubmitAttemptBody>;
 
-export const GradeAttemptBody = Type.Object(
+/** Extra time is at most a week, as Canvas's `extra_time` (10,080 minutes). */
+export const MAX_EXTRA_TIME_SECONDS = 604_800;
+
+export const UpdateAttemptBody = Type.Object(
   {
-    answers: Type.Array(
-      Type.Object(
+    answers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            questionId: Uuid,
+            pointsAwarded: Type.Number({
+              minimum: 0,
+              description: "From 0 to the question's points in the attempt.",
+            }),
+            feedback: Type.Optional(Type.Union([Type.String({ maxLength: 20_000 }), Type.Null()])),
+          },
+          { additionalProperties: false },
+        ),
         {
-          questionId: Uuid,
-          pointsAwarded: Type.Number({
-            minimum: 0,
-            description: "From 0 to the question's points in the attempt.",
-          }),
-          feedback: Type.Optional(Type.Union([Type.String({ maxLength: 20_000 }), Type.Null()])),
+          minItems: 1,
+          maxItems: MAX_ANSWERS,
+          description: "Manual grades of a submitted attempt's answers.",
         },
-        { additionalProperties: false },
       ),
-      { minItems: 1, maxItems: MAX_ANSWERS },
+    ),
+    extraTimeSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_EXTRA_TIME_SECONDS,
+        description:
+          "An open attempt's extra time in all (it replaces what was given before): a timed attempt's `endsAt` " +
+          "moves by the difference. Recorded, without effect, on an attempt of an untimed quiz.",
+      }),
     ),
   },
   {
     additionalProperties: false,
+    minProperties: 1,
     examples: [
       {
         answers: [
@@ -86,10 +105,12 @@ export const GradeAttemptBody = Type.Object(
           },
         ],
       },
+      { extraTimeSeconds: 600 },
     ],
   },
 );
-export type GradeAttemptInput = Static<typeof GradeAttemptBody>;
+export type UpdateAttemptInput = Static<typeof UpdateAttemptBody>;
+export type GradeAnswersInput = Required<Pick<UpdateAttemptInput, "answers">>;
 
 /** A drawn question as the person taking the attempt sees it: no answer key. */
 export const AttemptQuestion = Type.Object(
@@ -142,6 +163,24 @@ export const Attempt = Type.Object(
     maxScore: Score,
     percent: Score,
     passed: Type.Union([Type.Boolean(), Type.Null()], { description: "null until fully graded." }),
+    keptScore: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        "The user's score at this quiz under its `scoringPolicy`, over their graded attempts (the same on each " +
+        "of them; Canvas `kept_score`): the points of the attempt the policy keeps, or their mean for " +
+        "`average`. null until one is graded.",
+    }),
+    keptPercent: Type.Union([Type.Number(), Type.Null()], {
+      description: "The percent the scoring policy keeps, as the quiz's grade item receives it.",
+    }),
+    extraTimeSeconds: Type.Integer({
+      minimum: 0,
+      description: "Time a teacher added to this attempt's limit (`PATCH`).",
+    }),
+    endsAt: Type.Union([IsoDateTime, Type.Null()], {
+      description:
+        "When a timed attempt ends: `startedAt` + the quiz's `timeLimitSeconds` as it was at the start + " +
+        "`extraTimeSeconds`; null for an untimed quiz. A submission later than 30 s after it is refused.",
+    }),
     letterGrade: Type.Union([Type.String(), Type.Null()], {
       description:
         "The letter `percent` earns on the institution's grading scale (settings `learning.gradingScale`); null " +
@@ -171,6 +210,10 @@ export const Attempt = Type.Object(
         maxScore: 2,
         percent: 100,
         passed: true,
+        keptScore: 2,
+        keptPercent: 100,
+        extraTimeSeconds: 0,
+        endsAt: "2026-03-05T14:15:00.000Z",
         letterGrade: "A",
         questions: [
           {

@@ -51,7 +51,7 @@ const submittedSample = {
   enrollmentId: SAMPLE_ATTEMPT.enrollmentId,
   gradingStatus: "graded" as const,
   timeSpentSeconds: SAMPLE_ATTEMPT.timeSpentSeconds,
-  attempt: { ...SAMPLE_ATTEMPT, ...SCORED },
+  attempt: { ...SAMPLE_ATTEMPT, ...SCORED, keptScore: 8, keptPercent: 80 },
 };
 
 export const quizEvents = {

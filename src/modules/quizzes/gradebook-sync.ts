@@ -1,23 +1,16 @@
-import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { quizAttempts } from "../../db/schema/index.js";
 import type { Actor } from "../events/actor.js";
 import { recordSourceGrade } from "../gradebook/service.js";
 import type { AttemptRow } from "./attempt-repo.js";
+import { gradedResults, policyPercent } from "./kept.js";
 import type { QuizRow } from "./repo.js";
 
-/** The percent the quiz's scoring policy keeps from a user's graded attempts, in attempt order. */
-export function policyPercent(policy: QuizRow["scoringPolicy"], percents: readonly number[]): number | null {
-  if (percents.length === 0) return null;
-  if (policy === "first") return percents[0] as number;
-  if (policy === "latest") return percents[percents.length - 1] as number;
-  if (policy === "average") return percents.reduce((s, p) => s + p, 0) / percents.length;
-  return Math.max(...percents);
-}
+export { policyPercent } from "./kept.js";
 
 /**
  * Once an attempt is graded, the grade of the course's grade item fed by this quiz (`sourceType: quiz`,
- * `sourceId`: the quiz) becomes the quiz's score under its scoring policy, in the attempt's transaction.
+ * `sourceId`: the quiz) becomes the quiz's score under its scoring policy, in the attempt's transaction: the
+ * attempts' `keptPercent` (kept.ts).
  */
 export async function syncQuizGrade(
   tx: Executor,
@@ -27,21 +20,10 @@ export async function syncQuizGrade(
   attempt: AttemptRow,
 ): Promise<void> {
   if (attempt.status !== "graded") return;
-  const rows = await tx
-    .select({ percent: quizAttempts.percent })
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.tenantId, tenantId),
-        eq(quizAttempts.quizId, quiz.id),
-        eq(quizAttempts.userId, attempt.userId),
-        eq(quizAttempts.status, "graded"),
-      ),
-    )
-    .orderBy(asc(quizAttempts.attemptNumber));
+  const results = (await gradedResults(tx, tenantId, quiz.id, [attempt.userId])).get(attempt.userId) ?? [];
   const percent = policyPercent(
     quiz.scoringPolicy,
-    rows.map((r) => r.percent ?? 0),
+    results.map((r) => r.percent),
   );
   if (percent === null) return;
   await recordSourceGrade(tx, tenantId, actor, {

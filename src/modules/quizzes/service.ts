@@ -11,6 +11,8 @@ import { prepareSections, totals } from "./sections.js";
 
 // What other modules may call: attempts started, submitted and graded with the same rules as the API.
 export { gradeAttempt, startAttempt, submitAttempt } from "./attempt-service.js";
+// The worker's minute pass that closes timed attempts left open.
+export { closeOverdueAttempts } from "./time-limit.js";
 
 /** Records for quiz rows, with their totals from one read of the fixed questions they name. */
 async function toRecords(
