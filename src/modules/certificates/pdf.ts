@@ -11,6 +11,7 @@ import { notFound } from "../../platform/errors/app-error.js";
 import { TaskTimeoutError, WorkerPool } from "../../platform/workers/pool.js";
 import { findRow } from "../media/service.js";
 import { storesFor } from "../media/storage/index.js";
+import { type CertificateReader, mayRead } from "./access.js";
 import { fill, formatDate, type Layout } from "./layout.js";
 import { findCertificate } from "./repo.js";
 import { findTemplate } from "./template-repo.js";
@@ -70,9 +71,10 @@ export async function renderPdf(
   tenant: Tenant,
   id: string,
   origin: string,
+  reader: CertificateReader = { kind: "staff" },
 ): Promise<{ serial: string; bytes: Buffer }> {
   const certificate = await findCertificate(deps.db, tenant.id, id);
-  if (certificate === undefined) throw notFound();
+  if (certificate === undefined || !mayRead(reader, certificate.userId)) throw notFound();
   const template = await findTemplate(deps.db, tenant.id, certificate.templateId);
   if (template === undefined) throw notFound();
   const layout = template.layout as Layout;

@@ -1,10 +1,10 @@
-import { staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { certificateReaderOf, LEARNER_RULE, read, write } from "./access.js";
 import { renderPdf } from "./pdf.js";
 import {
   Certificate,
@@ -18,8 +18,6 @@ import { certificateTemplateRoutes } from "./template-routes.js";
 import { verifyRoutes } from "./verify-routes.js";
 
 const tags = ["certificates"];
-const read = staff("courses:read");
-const write = staff("courses:write");
 
 export function certificateRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -35,12 +33,20 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         summary: "List certificates",
         description:
           "Newest issue first; `userId`, `courseId`, `status` and `issuedSince` narrow the list. " +
-          cappedTotalNote("unless `issuedSince` filters, or `userId` and `courseId` together"),
+          cappedTotalNote("unless `issuedSince` filters, or `userId` and `courseId` together") +
+          ` ${LEARNER_RULE}`,
         querystring: ListCertificatesQuery,
         response: { 200: CertificatePage },
       },
     },
-    (request) => service.listCertificates(db, tenantOf(request).id, request.query, publicOrigin(request)),
+    (request) =>
+      service.listCertificates(
+        db,
+        tenantOf(request).id,
+        request.query,
+        publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -76,10 +82,22 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
     "/api/institution/certificates/:id",
     {
       config: { access: read },
-      schema: { tags, summary: "Get a certificate", params: IdParams, response: { 200: Certificate } },
+      schema: {
+        tags,
+        summary: "Get a certificate",
+        description: LEARNER_RULE,
+        params: IdParams,
+        response: { 200: Certificate },
+      },
     },
     (request) =>
-      service.getCertificate(db, tenantOf(request).id, requireUuid(request.params.id), publicOrigin(request)),
+      service.getCertificate(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -120,7 +138,8 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
           "The certificate drawn with its template's current layout: the student's name and course title as " +
           "issued, the dates, the code and a QR code of the public verification page. Drawn on a worker thread " +
           "with a fixed layout and bounded texts; when too many are being drawn at once the request is 429 " +
-          "`rate_limit_exceeded` with `Retry-After: 1`.",
+          "`rate_limit_exceeded` with `Retry-After: 1`. " +
+          LEARNER_RULE,
         params: IdParams,
         response: {
           200: {
@@ -136,6 +155,7 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tenantOf(request),
         requireUuid(request.params.id),
         publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
       );
       reply
         .header("content-type", "application/pdf")

@@ -2,10 +2,11 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { courses, enrollments, users } from "../../db/schema/index.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
-import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
+import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
 import { emitEvent, emitEvents } from "../events/emit.js";
+import { type CertificateReader, mayRead } from "./access.js";
 import { certificateAbout } from "./events.js";
 import { insertIssued, issuedEvent } from "./issue.js";
 import * as repo from "./repo.js";
@@ -34,10 +35,16 @@ export async function listCertificates(
   tenantId: string,
   query: ListCertificatesQueryType,
   origin: string,
+  reader: CertificateReader = { kind: "staff" },
 ) {
   const window = pageWindow(query);
+  const asked = query.userId?.toLowerCase();
+  // A student lists its own certificates: a `userId` naming anyone else lists nothing.
+  if (reader.kind === "learner" && asked !== undefined && asked !== reader.userId) {
+    return cappedPageEnvelope([], exactTotal(0), window);
+  }
   const filter = {
-    userId: query.userId?.toLowerCase(),
+    userId: reader.kind === "learner" ? reader.userId : asked,
     courseId: query.courseId?.toLowerCase(),
     status: query.status,
     issuedSince: query.issuedSince,
@@ -53,9 +60,15 @@ export async function listCertificates(
   );
 }
 
-export async function getCertificate(db: Executor, tenantId: string, id: string, origin: string) {
+export async function getCertificate(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  origin: string,
+  reader: CertificateReader = { kind: "staff" },
+) {
   const certificate = await repo.findCertificate(db, tenantId, id);
-  if (certificate === undefined) throw notFound();
+  if (certificate === undefined || !mayRead(reader, certificate.userId)) throw notFound();
   return toRecord(certificate, origin);
 }
 
