@@ -9,6 +9,7 @@ import { certificateTemplateCourses, certificateTemplates, courses } from "../..
 import type { EventActor, EventSubject } from "../events/catalogue.js";
 import type { EventInput } from "../events/emit.js";
 import { certificateAbout } from "./events.js";
+import { enqueueCertificateMail } from "./mail.js";
 import { insertCertificate, type NewCertificate, type StoredCertificate } from "./repo.js";
 import { newSerial } from "./serial.js";
 
@@ -78,7 +79,8 @@ async function templateOfCourse(tx: Executor, tenantId: string, courseId: string
 /**
  * The certificate of an enrollment that just completed, when its course names an active template and the
  * enrollment holds no valid certificate yet; answers its `certificate_issued` event for the caller to emit with
- * its own, or nothing. The caller holds the enrollment's row lock.
+ * its own, or nothing, and queues the certificate's mail to the student. The caller holds the enrollment's row
+ * lock.
  */
 export async function issueOnCompletion(
   tx: Executor,
@@ -99,5 +101,7 @@ export async function issueOnCompletion(
     courseTitle: template.courseTitle,
     expiresAfterDays: template.expiresAfterDays,
   });
-  return issued === undefined ? undefined : issuedEvent(issued, actor, student);
+  if (issued === undefined) return undefined;
+  await enqueueCertificateMail(tx, tenantId, issued, student);
+  return issuedEvent(issued, actor, student);
 }

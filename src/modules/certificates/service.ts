@@ -9,6 +9,7 @@ import { emitEvent, emitEvents } from "../events/emit.js";
 import { type CertificateReader, mayRead } from "./access.js";
 import { certificateAbout } from "./events.js";
 import { insertIssued, issuedEvent } from "./issue.js";
+import { enqueueCertificateMail } from "./mail.js";
 import * as repo from "./repo.js";
 import type {
   CertificateRecord,
@@ -18,6 +19,8 @@ import type {
 } from "./schemas.js";
 import { normalizeSerial } from "./serial.js";
 import { findTemplate } from "./template-repo.js";
+
+export { certificateAttachment } from "./mail.js";
 
 /** The status a reader sees: a valid certificate past its expiry is expired even before the worker records it. */
 function effectiveStatus(c: repo.StoredCertificate, now = Date.now()): CertificateRecord["status"] {
@@ -141,6 +144,7 @@ export async function issueCertificate(
       expiresAfterDays: template.expiresAfterDays,
     });
     if (issued === undefined) throw new AppError("conflict", { messageKey: "conflict.certificate_exists" });
+    await enqueueCertificateMail(tx, tenantId, issued, user);
     await emitEvents(tx, tenantId, [issuedEvent(issued, eventActorOf(actor), subjectOf(user))]);
     return toRecord(issued, origin);
   });
