@@ -145,8 +145,12 @@ export const enUS = {
   "field.unknown_user_email": "No user with the e-mail {email}.",
   "field.unknown_course": "Unknown course: {id}.",
   "field.unknown_certificate_template": "Unknown certificate template: {id}.",
+  "field.unknown_learning_path": "Unknown learning path: {id}.",
+  "field.one_of_course_or_path": "Give either courseId or learningPathId, not both.",
   "conflict.course_has_certificate_template":
     "Another certificate template already issues certificates for one of these courses.",
+  "conflict.path_has_certificate_template":
+    "Another certificate template already issues certificates for one of these learning paths.",
   "conflict.certificate_template_archived":
     "This certificate template is archived and issues no certificates.",
   "conflict.certificate_not_enrolled": "This user has no enrollment in this course to certify.",

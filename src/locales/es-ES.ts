@@ -144,8 +144,12 @@ export const esES: Catalogue = {
   "field.unknown_user_email": "Ningún usuario con el correo {email}.",
   "field.unknown_course": "Curso desconocido: {id}.",
   "field.unknown_certificate_template": "Plantilla de certificado desconocida: {id}.",
+  "field.unknown_learning_path": "Ruta de aprendizaje desconocida: {id}.",
+  "field.one_of_course_or_path": "Indica courseId o learningPathId, no ambos.",
   "conflict.course_has_certificate_template":
     "Otra plantilla de certificado ya emite certificados para uno de estos cursos.",
+  "conflict.path_has_certificate_template":
+    "Otra plantilla de certificado ya emite certificados para una de estas rutas de aprendizaje.",
   "conflict.certificate_template_archived":
     "Esta plantilla de certificado está archivada y no emite certificados.",
   "conflict.certificate_not_enrolled": "Este usuario no tiene matrícula en este curso que certificar.",

@@ -146,8 +146,12 @@ export const frFR: Catalogue = {
   "field.unknown_user_email": "Aucun utilisateur avec l'adresse {email}.",
   "field.unknown_course": "Cours inconnu : {id}.",
   "field.unknown_certificate_template": "Modèle de certificat inconnu : {id}.",
+  "field.unknown_learning_path": "Parcours inconnu : {id}.",
+  "field.one_of_course_or_path": "Indiquez courseId ou learningPathId, pas les deux.",
   "conflict.course_has_certificate_template":
     "Un autre modèle de certificat délivre déjà des certificats pour l’un de ces cours.",
+  "conflict.path_has_certificate_template":
+    "Un autre modèle de certificat délivre déjà des certificats pour l’un de ces parcours.",
   "conflict.certificate_template_archived":
     "Ce modèle de certificat est archivé et ne délivre aucun certificat.",
   "conflict.certificate_not_enrolled": "Cet utilisateur n’a aucune inscription à certifier dans ce cours.",

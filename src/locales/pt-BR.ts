@@ -144,8 +144,12 @@ export const ptBR: Catalogue = {
   "field.unknown_user_email": "Nenhum usuário com o e-mail {email}.",
   "field.unknown_course": "Curso desconhecido: {id}.",
   "field.unknown_certificate_template": "Modelo de certificado desconhecido: {id}.",
+  "field.unknown_learning_path": "Trilha de aprendizagem desconhecida: {id}.",
+  "field.one_of_course_or_path": "Informe courseId ou learningPathId, não ambos.",
   "conflict.course_has_certificate_template":
     "Outro modelo de certificado já emite certificados para um destes cursos.",
+  "conflict.path_has_certificate_template":
+    "Outro modelo de certificado já emite certificados para uma destas trilhas de aprendizagem.",
   "conflict.certificate_template_archived":
     "Este modelo de certificado está arquivado e não emite certificados.",
   "conflict.certificate_not_enrolled": "Este usuário não tem matrícula neste curso para certificar.",

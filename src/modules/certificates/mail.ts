@@ -10,8 +10,8 @@ import { renderPdf } from "./pdf.js";
 import { findCertificate, type StoredCertificate } from "./repo.js";
 
 /** The title a certificate names: its course's, or its learning path's. */
-export function titleOf(c: Pick<StoredCertificate, "courseTitle">): string {
-  return c.courseTitle;
+export function titleOf(c: Pick<StoredCertificate, "courseTitle" | "learningPathTitle">): string {
+  return c.courseTitle ?? c.learningPathTitle ?? "";
 }
 
 export async function enqueueCertificateMail(

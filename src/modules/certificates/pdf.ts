@@ -81,7 +81,8 @@ export async function renderPdf(
   const locale = layout.locale ?? "pt-BR";
   const values = {
     "student.name": certificate.studentName,
-    "course.title": certificate.courseTitle,
+    // A path's certificate fills `{{course.title}}` with the path's title: the layout names what was completed.
+    "course.title": certificate.courseTitle ?? certificate.learningPathTitle ?? "",
     issuedAt: formatDate(certificate.issuedAt, locale),
     expiresAt: formatDate(certificate.expiresAt, locale),
     serial: certificate.serial,

@@ -32,8 +32,10 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List certificates",
         description:
-          "Newest issue first; `userId`, `courseId`, `status` and `issuedSince` narrow the list. " +
-          cappedTotalNote("unless `issuedSince` filters, or `userId` and `courseId` together") +
+          "Newest issue first; `userId`, `courseId`, `learningPathId`, `status` and `issuedSince` narrow the list. " +
+          cappedTotalNote(
+            "unless `issuedSince` filters, or two of `userId`, `courseId` and `learningPathId`",
+          ) +
           ` ${LEARNER_RULE}`,
         querystring: ListCertificatesQuery,
         response: { 200: CertificatePage },
@@ -57,10 +59,14 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "Issue a certificate",
         description:
-          "Issues the template's certificate to a user enrolled in the course (any enrollment but a dropped one) " +
-          "and emits `certificate_issued`. The template, user and course must be the institution's (400 naming " +
-          "each unknown one). 409 when the template is archived, the user is not enrolled, or the enrollment holds " +
-          "a valid certificate already. Courses a template names also issue it when an enrollment completes.",
+          "Issues the template's certificate to a user enrolled in the course (any enrollment but a dropped one), " +
+          "or, with `learningPathId` instead of `courseId`, in the learning path; emits `certificate_issued` and " +
+          "queues the certificate's mail to the user, its PDF attached (drawn when the mail is sent; a " +
+          "certificate revoked by then is not mailed). The template, user and course or path must be the " +
+          "institution's (400 naming each unknown one; 400 when neither or both of `courseId` and " +
+          "`learningPathId` are given). 409 when the template is archived, the user is not enrolled, or the " +
+          "enrollment holds a valid certificate already. Courses and paths a template names also issue it when " +
+          "an enrollment in them completes.",
         body: IssueCertificateBody,
         response: { 201: Certificate },
       },
