@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
-import { emailMessages } from "../../db/schema/index.js";
+import { certificates, emailMessages } from "../../db/schema/index.js";
 import { callApi, MANY_STUDENTS } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import type { TestTenant } from "../../test-support/harness.js";
@@ -130,6 +130,23 @@ describe("the certificate's mail", () => {
     const listed = await callApi(h, a, k.keyA, "GET", `/email/messages?status=suppressed&userId=${user.id}`);
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json().data).toHaveLength(1);
+  });
+
+  it("is not sent when the certificate expired before the worker got to it", async () => {
+    const user = await student(a, "Expirado Costa");
+    const { courseId } = await makeCourse(h.database.db, a.id, [{ lessons: [{}] }]);
+    await enrollDirectly(h.database.db, a.id, user.id, courseId);
+    const res = await call(a, "POST", "/certificates", {
+      templateId: await template(a),
+      userId: user.id,
+      courseId,
+    });
+    await h.database.db
+      .update(certificates)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(and(eq(certificates.tenantId, a.id), eq(certificates.id, res.json().id)));
+    expect(await drain()).toMatchObject({ sent: 0, suppressed: 1 });
+    expect((await messagesTo(a, user.id))[0]?.status).toBe("suppressed");
   });
 
   it("is written in the issuing transaction: a refused issue queues nothing", async () => {
