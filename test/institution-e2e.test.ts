@@ -401,6 +401,7 @@ describe("an institution's term, set up by its administrator", () => {
       sent: 3,
       retried: 0,
       failed: 0,
+      suppressed: 0,
       stale: 0,
     });
     const mailTo = (address: string): ParsedMail => {

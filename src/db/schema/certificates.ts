@@ -12,6 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { isoTimestamp, tenantIdColumn } from "./columns.js";
 import { courses } from "./courses.js";
+import { learningPaths } from "./learning-paths.js";
 import { tenants } from "./tenancy.js";
 import { users } from "./users.js";
 
@@ -60,6 +61,28 @@ export const certificateTemplateCourses = pgTable(
   ],
 );
 
+/** The learning paths whose completion issues a template's certificate: one template per path. */
+export const certificateTemplatePaths = pgTable(
+  "certificate_template_paths",
+  {
+    tenantId: tenantIdColumn(),
+    learningPathId: uuid("learning_path_id").notNull(),
+    templateId: uuid("template_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.learningPathId] }),
+    index("certificate_template_paths_template_idx").on(t.tenantId, t.templateId, t.learningPathId),
+    foreignKey({
+      columns: [t.tenantId, t.learningPathId],
+      foreignColumns: [learningPaths.tenantId, learningPaths.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      columns: [t.tenantId, t.templateId],
+      foreignColumns: [certificateTemplates.tenantId, certificateTemplates.id],
+    }).onDelete("cascade"),
+  ],
+);
+
 export const certificates = pgTable(
   "certificates",
   {
@@ -67,13 +90,16 @@ export const certificates = pgTable(
     id: uuid("id").notNull().defaultRandom(),
     templateId: uuid("template_id").notNull(),
     userId: uuid("user_id").notNull(),
-    courseId: uuid("course_id").notNull(),
+    /** A course's certificate names its course, a path's its path: exactly one (migration 0055). */
+    courseId: uuid("course_id"),
     enrollmentId: uuid("enrollment_id"),
+    learningPathId: uuid("learning_path_id"),
     serial: text("serial").notNull(),
     status: text("status").notNull().default("valid"),
     source: text("source").notNull(),
     studentName: text("student_name").notNull(),
-    courseTitle: text("course_title").notNull(),
+    courseTitle: text("course_title"),
+    learningPathTitle: text("learning_path_title"),
     issuedAt: isoTimestamp("issued_at").notNull().default(sql`now()`),
     expiresAt: isoTimestamp("expires_at"),
     revokedAt: isoTimestamp("revoked_at"),
@@ -93,6 +119,15 @@ export const certificates = pgTable(
     index("certificates_user_issued_idx").on(t.tenantId, t.userId, t.issuedAt, t.id),
     index("certificates_course_issued_idx").on(t.tenantId, t.courseId, t.issuedAt, t.id),
     index("certificates_course_status_issued_idx").on(t.tenantId, t.courseId, t.status, t.issuedAt, t.id),
+    uniqueIndex("certificates_valid_path_key")
+      .on(t.tenantId, t.learningPathId, t.userId)
+      .where(sql`status = 'valid' AND learning_path_id IS NOT NULL`),
+    index("certificates_path_issued_idx")
+      .on(t.tenantId, t.learningPathId, t.issuedAt, t.id)
+      .where(sql`learning_path_id IS NOT NULL`),
+    index("certificates_path_status_issued_idx")
+      .on(t.tenantId, t.learningPathId, t.status, t.issuedAt, t.id)
+      .where(sql`learning_path_id IS NOT NULL`),
     index("certificates_expiry_idx").on(t.expiresAt).where(sql`status = 'valid' AND expires_at IS NOT NULL`),
     index("certificates_expiring_idx")
       .on(t.expiresAt)
@@ -107,6 +142,10 @@ export const certificates = pgTable(
     foreignKey({
       columns: [t.tenantId, t.courseId],
       foreignColumns: [courses.tenantId, courses.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      columns: [t.tenantId, t.learningPathId],
+      foreignColumns: [learningPaths.tenantId, learningPaths.id],
     }).onDelete("cascade"),
   ],
 );

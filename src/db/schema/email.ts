@@ -3,6 +3,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -47,13 +48,19 @@ export const emailMessages = pgTable(
     tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
     id: uuid("id").notNull().defaultRandom(),
     /** The RFC 5322 Message-ID sent, `<id@domain>`; a bounce names the message by it. */
-    messageId: text("message_id").notNull(),
+    messageId: text("message_id"),
     templateKey: text("template_key"),
     locale: text("locale").notNull(),
     toUserId: uuid("to_user_id"),
     toEmail: text("to_email").notNull(),
     subject: text("subject").notNull(),
-    bodySealed: text("body_sealed").notNull(),
+    /** NULL for a message the worker composes when it sends (migration 0055). */
+    bodySealed: text("body_sealed"),
+    /** What the worker renders and attaches when it sends: `{kind, id}` references, never bytes. */
+    attachments: jsonb("attachments")
+      .$type<{ kind: string; id: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** `queued` → `sent` | `failed`; `sent` → `bounced` | `complained`. */
     status: text("status").notNull().default("queued"),
     /** `system` (invitations, password reset) or `api` (POST /email/messages). */

@@ -131,6 +131,7 @@ describe("the public verification", () => {
       "courseTitle",
       "expiresAt",
       "issuedAt",
+      "learningPathTitle",
       "serial",
       "status",
       "studentName",
@@ -140,6 +141,7 @@ describe("the public verification", () => {
       status: "valid",
       studentName: STUDENT,
       courseTitle: COURSE,
+      learningPathTitle: null,
     });
     const html = await page(a, cert.serial);
     expect(html.statusCode).toBe(200);

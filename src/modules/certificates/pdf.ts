@@ -11,6 +11,7 @@ import { notFound } from "../../platform/errors/app-error.js";
 import { TaskTimeoutError, WorkerPool } from "../../platform/workers/pool.js";
 import { findRow } from "../media/service.js";
 import { storesFor } from "../media/storage/index.js";
+import { type CertificateReader, mayRead } from "./access.js";
 import { fill, formatDate, type Layout } from "./layout.js";
 import { findCertificate } from "./repo.js";
 import { findTemplate } from "./template-repo.js";
@@ -70,16 +71,18 @@ export async function renderPdf(
   tenant: Tenant,
   id: string,
   origin: string,
+  reader: CertificateReader = { kind: "staff" },
 ): Promise<{ serial: string; bytes: Buffer }> {
   const certificate = await findCertificate(deps.db, tenant.id, id);
-  if (certificate === undefined) throw notFound();
+  if (certificate === undefined || !mayRead(reader, certificate.userId)) throw notFound();
   const template = await findTemplate(deps.db, tenant.id, certificate.templateId);
   if (template === undefined) throw notFound();
   const layout = template.layout as Layout;
   const locale = layout.locale ?? "pt-BR";
   const values = {
     "student.name": certificate.studentName,
-    "course.title": certificate.courseTitle,
+    // A path's certificate fills `{{course.title}}` with the path's title: the layout names what was completed.
+    "course.title": certificate.courseTitle ?? certificate.learningPathTitle ?? "",
     issuedAt: formatDate(certificate.issuedAt, locale),
     expiresAt: formatDate(certificate.expiresAt, locale),
     serial: certificate.serial,

@@ -16,11 +16,13 @@ const columns = {
   userId: certificates.userId,
   courseId: certificates.courseId,
   enrollmentId: certificates.enrollmentId,
+  learningPathId: certificates.learningPathId,
   serial: certificates.serial,
   status: certificates.status,
   source: certificates.source,
   studentName: certificates.studentName,
   courseTitle: certificates.courseTitle,
+  learningPathTitle: certificates.learningPathTitle,
   issuedAt: certificates.issuedAt,
   expiresAt: certificates.expiresAt,
   revokedAt: certificates.revokedAt,
@@ -32,6 +34,7 @@ const columns = {
 export interface CertificateFilter {
   userId?: string;
   courseId?: string;
+  learningPathId?: string;
   status?: CertificateStatus;
   issuedSince?: string;
 }
@@ -41,6 +44,7 @@ function where(tenantId: Bindable, f: { [K in keyof CertificateFilter]?: Bindabl
     eq(certificates.tenantId, tenantId),
     f.userId === undefined ? undefined : eq(certificates.userId, f.userId),
     f.courseId === undefined ? undefined : eq(certificates.courseId, f.courseId),
+    f.learningPathId === undefined ? undefined : eq(certificates.learningPathId, f.learningPathId),
     f.status === undefined ? undefined : eq(certificates.status, f.status),
     f.issuedSince === undefined ? undefined : gte(certificates.issuedAt, sql`${f.issuedSince}::timestamptz`),
   ) as SQL;
@@ -50,7 +54,8 @@ const NEWEST_FIRST = [desc(certificates.issuedAt), desc(certificates.id)];
 
 /**
  * Newest first. Each filter shape walks its own index backwards (migration 0051): the tenant's, the status's, a
- * user's, a course's, a course's by status; `issuedSince` bounds the walk of any of them.
+ * user's, a course's, a course's by status (and a path's, a path's by status: migration 0055); `issuedSince`
+ * bounds the walk of any of them.
  */
 export async function listCertificates(
   db: Executor,
@@ -72,8 +77,8 @@ export async function listCertificates(
 }
 
 /**
- * Exact from the counters for the tenant, a status, a user or a course, and a user or a course with a status;
- * otherwise (`issuedSince`, a user and a course together) counted up to the cap.
+ * Exact from the counters for the tenant, a status, a user, a course or a path, and any one of those with a
+ * status; otherwise (`issuedSince`, two of user, course and path together) counted up to the cap.
  */
 export async function countCertificates(
   db: Executor,
@@ -86,14 +91,16 @@ export async function countCertificates(
 }
 
 function counterOf(filter: CertificateFilter): string | undefined {
-  const { userId, courseId, status, issuedSince } = filter;
-  if (issuedSince !== undefined || (userId !== undefined && courseId !== undefined)) return undefined;
-  const parent =
-    courseId !== undefined
-      ? { column: "course_id", id: courseId.toLowerCase() }
-      : userId !== undefined
-        ? { column: "user_id", id: userId.toLowerCase() }
-        : undefined;
+  const { userId, courseId, learningPathId, status, issuedSince } = filter;
+  const parents = [
+    courseId === undefined ? undefined : { column: "course_id", id: courseId.toLowerCase() },
+    learningPathId === undefined
+      ? undefined
+      : { column: "learning_path_id", id: learningPathId.toLowerCase() },
+    userId === undefined ? undefined : { column: "user_id", id: userId.toLowerCase() },
+  ].filter((p) => p !== undefined);
+  if (issuedSince !== undefined || parents.length > 1) return undefined;
+  const parent = parents[0];
   if (parent === undefined) return status === undefined ? "certificates" : `certificates:status:${status}`;
   if (status === undefined) return `certificates:${parent.column}:${parent.id}`;
   return parentValueCounter("certificates", parent, "status", status);
@@ -126,21 +133,24 @@ export async function findBySerial(
   return rows[0] as StoredCertificate | undefined;
 }
 
-export interface NewCertificate {
+/** A course's certificate (course, enrollment, title) or a path's (path, title): exactly one of them. */
+export type CertificateSubject =
+  | { courseId: string; enrollmentId: string; courseTitle: string }
+  | { learningPathId: string; learningPathTitle: string };
+
+export type NewCertificate = CertificateSubject & {
   templateId: string;
   userId: string;
-  courseId: string;
-  enrollmentId: string;
   serial: string;
   source: CertificateSource;
   studentName: string;
-  courseTitle: string;
   expiresAfterDays: number | null;
-}
+};
 
 /**
- * Inserts a valid certificate, or nothing when the enrollment holds a valid one already
- * (certificates_valid_enrollment_key): the caller answers 409, or issues nothing on completion.
+ * Inserts a valid certificate, or nothing when the enrollment (a course's, or the path and user) holds a valid one
+ * already (certificates_valid_enrollment_key, certificates_valid_path_key): the caller answers 409, or issues
+ * nothing on completion.
  */
 export async function insertCertificate(
   db: Executor,

@@ -1,10 +1,10 @@
-import { staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { certificateReaderOf, LEARNER_RULE, read, write } from "./access.js";
 import { renderPdf } from "./pdf.js";
 import {
   Certificate,
@@ -18,8 +18,6 @@ import { certificateTemplateRoutes } from "./template-routes.js";
 import { verifyRoutes } from "./verify-routes.js";
 
 const tags = ["certificates"];
-const read = staff("courses:read");
-const write = staff("courses:write");
 
 export function certificateRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -34,13 +32,23 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "List certificates",
         description:
-          "Newest issue first; `userId`, `courseId`, `status` and `issuedSince` narrow the list. " +
-          cappedTotalNote("unless `issuedSince` filters, or `userId` and `courseId` together"),
+          "Newest issue first; `userId`, `courseId`, `learningPathId`, `status` and `issuedSince` narrow the list. " +
+          cappedTotalNote(
+            "unless `issuedSince` filters, or two of `userId`, `courseId` and `learningPathId`",
+          ) +
+          ` ${LEARNER_RULE}`,
         querystring: ListCertificatesQuery,
         response: { 200: CertificatePage },
       },
     },
-    (request) => service.listCertificates(db, tenantOf(request).id, request.query, publicOrigin(request)),
+    (request) =>
+      service.listCertificates(
+        db,
+        tenantOf(request).id,
+        request.query,
+        publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -51,10 +59,14 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "Issue a certificate",
         description:
-          "Issues the template's certificate to a user enrolled in the course (any enrollment but a dropped one) " +
-          "and emits `certificate_issued`. The template, user and course must be the institution's (400 naming " +
-          "each unknown one). 409 when the template is archived, the user is not enrolled, or the enrollment holds " +
-          "a valid certificate already. Courses a template names also issue it when an enrollment completes.",
+          "Issues the template's certificate to a user enrolled in the course (any enrollment but a dropped one), " +
+          "or, with `learningPathId` instead of `courseId`, in the learning path; emits `certificate_issued` and " +
+          "queues the certificate's mail to the user, its PDF attached (drawn when the mail is sent; a " +
+          "certificate revoked by then is not mailed). The template, user and course or path must be the " +
+          "institution's (400 naming each unknown one; 400 when neither or both of `courseId` and " +
+          "`learningPathId` are given). 409 when the template is archived, the user is not enrolled, or the " +
+          "enrollment holds a valid certificate already. Courses and paths a template names also issue it when " +
+          "an enrollment in them completes.",
         body: IssueCertificateBody,
         response: { 201: Certificate },
       },
@@ -76,10 +88,22 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
     "/api/institution/certificates/:id",
     {
       config: { access: read },
-      schema: { tags, summary: "Get a certificate", params: IdParams, response: { 200: Certificate } },
+      schema: {
+        tags,
+        summary: "Get a certificate",
+        description: LEARNER_RULE,
+        params: IdParams,
+        response: { 200: Certificate },
+      },
     },
     (request) =>
-      service.getCertificate(db, tenantOf(request).id, requireUuid(request.params.id), publicOrigin(request)),
+      service.getCertificate(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.id),
+        publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
+      ),
   );
 
   app.post(
@@ -120,7 +144,8 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
           "The certificate drawn with its template's current layout: the student's name and course title as " +
           "issued, the dates, the code and a QR code of the public verification page. Drawn on a worker thread " +
           "with a fixed layout and bounded texts; when too many are being drawn at once the request is 429 " +
-          "`rate_limit_exceeded` with `Retry-After: 1`.",
+          "`rate_limit_exceeded` with `Retry-After: 1`. " +
+          LEARNER_RULE,
         params: IdParams,
         response: {
           200: {
@@ -136,6 +161,7 @@ export function certificateRoutes(app: App, ctx: AppContext): void {
         tenantOf(request),
         requireUuid(request.params.id),
         publicOrigin(request),
+        certificateReaderOf(principalOf(request)),
       );
       reply
         .header("content-type", "application/pdf")

@@ -1,9 +1,14 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
 import { qualified } from "../../db/qualified.js";
-import { certificateTemplateCourses, certificateTemplates } from "../../db/schema/index.js";
+import {
+  certificateTemplateCourses,
+  certificateTemplatePaths,
+  certificateTemplates,
+  learningPaths,
+} from "../../db/schema/index.js";
 import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { Layout } from "./layout.js";
@@ -12,6 +17,13 @@ import type { TemplateRecord, TemplateStatus } from "./template-schemas.js";
 /** A template's courses, at most MAX_TEMPLATE_COURSES, through certificate_template_courses_template_idx. */
 const courseIds = sql<string[]>`coalesce((SELECT jsonb_agg(l.course_id ORDER BY l.course_id)
   FROM ${certificateTemplateCourses} l WHERE l.tenant_id = ${qualified(certificateTemplates.tenantId)}
+    AND l.template_id = ${qualified(certificateTemplates.id)}), '[]'::jsonb)`;
+
+/** A template's learning paths, at most MAX_TEMPLATE_COURSES, through certificate_template_paths_template_idx. */
+const learningPathIds = sql<
+  string[]
+>`coalesce((SELECT jsonb_agg(l.learning_path_id ORDER BY l.learning_path_id)
+  FROM ${certificateTemplatePaths} l WHERE l.tenant_id = ${qualified(certificateTemplates.tenantId)}
     AND l.template_id = ${qualified(certificateTemplates.id)}), '[]'::jsonb)`;
 
 const columns = {
@@ -24,6 +36,7 @@ const columns = {
   expiresAfterDays: certificateTemplates.expiresAfterDays,
   status: certificateTemplates.status,
   courseIds,
+  learningPathIds,
   createdAt: certificateTemplates.createdAt,
   updatedAt: certificateTemplates.updatedAt,
 };
@@ -135,4 +148,43 @@ export async function replaceCourses(
     .onConflictDoNothing()
     .returning({ courseId: certificateTemplateCourses.courseId });
   return inserted.length === ids.length;
+}
+
+/** Makes `ids` the template's learning paths; false when another template names one of them (as for courses). */
+export async function replacePaths(
+  db: Executor,
+  tenantId: string,
+  templateId: string,
+  ids: readonly string[],
+): Promise<boolean> {
+  await db
+    .delete(certificateTemplatePaths)
+    .where(
+      and(
+        eq(certificateTemplatePaths.tenantId, tenantId),
+        eq(certificateTemplatePaths.templateId, templateId),
+      ),
+    );
+  if (ids.length === 0) return true;
+  const inserted = await db
+    .insert(certificateTemplatePaths)
+    .values(ids.map((learningPathId) => ({ tenantId, learningPathId, templateId })))
+    .onConflictDoNothing()
+    .returning({ id: certificateTemplatePaths.learningPathId });
+  return inserted.length === ids.length;
+}
+
+/** Which of these learning path ids exist in the tenant. */
+export async function existingPaths(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: learningPaths.id })
+    .from(learningPaths)
+    .where(and(eq(learningPaths.tenantId, tenantId), inArray(learningPaths.id, [...ids])))
+    .for("share");
+  return new Set(rows.map((r) => r.id));
 }

@@ -62,6 +62,7 @@ const TEMPLATE_EXAMPLE = {
   expiresAfterDays: 730,
   status: "active" as const,
   courseIds: ["6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"],
+  learningPathIds: [] as string[],
   createdAt: "2026-03-01T12:00:00.000Z",
   updatedAt: "2026-03-01T12:00:00.000Z",
 };
@@ -82,6 +83,14 @@ const CourseIds = Type.Array(Uuid, {
     "another names it). Replaces the whole set.",
 });
 
+const LearningPathIds = Type.Array(Uuid, {
+  maxItems: MAX_TEMPLATE_COURSES,
+  uniqueItems: true,
+  description:
+    "The learning paths whose completion issues this template's certificate (a path names one template: 409 " +
+    "when another names it). Replaces the whole set.",
+});
+
 export const CertificateTemplate = Type.Object(
   {
     id: Uuid,
@@ -93,6 +102,7 @@ export const CertificateTemplate = Type.Object(
     expiresAfterDays: Type.Union([Type.Integer(), Type.Null()]),
     status: StringEnum(TEMPLATE_STATUSES),
     courseIds: Type.Array(Uuid),
+    learningPathIds: Type.Array(Uuid),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   },
@@ -110,6 +120,7 @@ export const CreateTemplateBody = Type.Object(
     expiresAfterDays: Type.Optional(ExpiresAfterDays),
     status: Type.Optional(StringEnum(TEMPLATE_STATUSES, { default: "active" })),
     courseIds: Type.Optional(CourseIds),
+    learningPathIds: Type.Optional(LearningPathIds),
   },
   {
     additionalProperties: false,
@@ -128,6 +139,7 @@ export const UpdateTemplateBody = Type.Object(
     expiresAfterDays: Type.Optional(ExpiresAfterDays),
     status: Type.Optional(StringEnum(TEMPLATE_STATUSES)),
     courseIds: Type.Optional(CourseIds),
+    learningPathIds: Type.Optional(LearningPathIds),
   },
   { additionalProperties: false, minProperties: 1, examples: [{ status: "archived" }] },
 );

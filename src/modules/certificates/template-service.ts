@@ -44,6 +44,31 @@ async function assertImage(tx: Executor, tenantId: string, id: string, field: st
 
 type Changes = Partial<CreateTemplateInput>;
 
+/** The canonical ids of the learning paths a create or change names (400 naming each unknown one). */
+async function checkPaths(tx: Executor, tenantId: string, input: Changes): Promise<string[] | undefined> {
+  if (input.learningPathIds === undefined) return undefined;
+  const ids = canonicalIds(input.learningPathIds);
+  const found = await repo.existingPaths(tx, tenantId, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new AppError("validation_failed", {
+      details: missing.map((id) => ({
+        field: "learningPathIds",
+        key: "field.unknown_learning_path",
+        params: { id },
+      })),
+    });
+  }
+  return ids;
+}
+
+async function linkPaths(tx: Executor, tenantId: string, templateId: string, ids: string[] | undefined) {
+  if (ids === undefined) return;
+  if (!(await repo.replacePaths(tx, tenantId, templateId, ids))) {
+    throw new AppError("conflict", { messageKey: "conflict.path_has_certificate_template" });
+  }
+}
+
 /** Checks what a create or a change names: placeholders, images, courses. Answers the canonical course ids. */
 async function checkReferences(
   tx: Executor,
@@ -84,6 +109,7 @@ export function createTemplate(
 ): Promise<TemplateRecord> {
   return db.transaction(async (tx) => {
     const courseIds = await checkReferences(tx, tenantId, input);
+    const pathIds = await checkPaths(tx, tenantId, input);
     const id = await repo.insertTemplate(tx, tenantId, {
       name: input.name,
       layout: input.layout as Layout,
@@ -94,6 +120,7 @@ export function createTemplate(
       status: input.status ?? "active",
     });
     await linkCourses(tx, tenantId, id, courseIds);
+    await linkPaths(tx, tenantId, id, pathIds);
     return (await repo.findTemplate(tx, tenantId, id)) as TemplateRecord;
   });
 }
@@ -108,7 +135,8 @@ export function updateTemplate(
   return db.transaction(async (tx) => {
     if ((await repo.findTemplate(tx, tenantId, id, "no key update")) === undefined) throw notFound();
     const courseIds = await checkReferences(tx, tenantId, input);
-    const { courseIds: _links, ...fields } = input;
+    const pathIds = await checkPaths(tx, tenantId, input);
+    const { courseIds: _links, learningPathIds: _paths, ...fields } = input;
     const changes = {
       ...fields,
       ...(fields.layout === undefined ? {} : { layout: fields.layout as Layout }),
@@ -119,6 +147,7 @@ export function updateTemplate(
     } as Partial<repo.TemplateRow>;
     await repo.updateTemplate(tx, tenantId, id, changes);
     await linkCourses(tx, tenantId, id, courseIds);
+    await linkPaths(tx, tenantId, id, pathIds);
     return (await repo.findTemplate(tx, tenantId, id)) as TemplateRecord;
   });
 }

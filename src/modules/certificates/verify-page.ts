@@ -8,6 +8,7 @@ interface VerifyStrings {
   intro: string;
   student: string;
   course: string;
+  path: string;
   issued: string;
   expires: string;
   never: string;
@@ -24,6 +25,7 @@ const STRINGS: Readonly<Record<Locale, VerifyStrings>> = {
     intro: "Certificado emitido por {institution}.",
     student: "Aluno(a)",
     course: "Curso",
+    path: "Trilha",
     issued: "Emitido em",
     expires: "Válido até",
     never: "Sem data de validade",
@@ -38,6 +40,7 @@ const STRINGS: Readonly<Record<Locale, VerifyStrings>> = {
     intro: "Certificate issued by {institution}.",
     student: "Student",
     course: "Course",
+    path: "Learning path",
     issued: "Issued on",
     expires: "Valid until",
     never: "Does not expire",
@@ -52,6 +55,7 @@ const STRINGS: Readonly<Record<Locale, VerifyStrings>> = {
     intro: "Certificado emitido por {institution}.",
     student: "Estudiante",
     course: "Curso",
+    path: "Ruta de aprendizaje",
     issued: "Emitido el",
     expires: "Válido hasta",
     never: "Sin fecha de caducidad",
@@ -66,6 +70,7 @@ const STRINGS: Readonly<Record<Locale, VerifyStrings>> = {
     intro: "Certificat délivré par {institution}.",
     student: "Étudiant(e)",
     course: "Cours",
+    path: "Parcours",
     issued: "Délivré le",
     expires: "Valable jusqu’au",
     never: "Sans date d’expiration",
@@ -122,7 +127,9 @@ export function renderVerifyPage(
   const rows = [
     row(s.status, state, "certificate-status"),
     row(s.student, found.studentName, "certificate-student"),
-    row(s.course, found.courseTitle, "certificate-course"),
+    found.learningPathTitle === null
+      ? row(s.course, found.courseTitle ?? "", "certificate-course")
+      : row(s.path, found.learningPathTitle, "certificate-path"),
     row(s.issued, formatDate(found.issuedAt, locale), "certificate-issued"),
     row(
       s.expires,

@@ -216,28 +216,40 @@ const DRAFTS: Readonly<Record<TemplateKey, Readonly<Record<Locale, Draft>>>> = {
     "pt-BR": {
       subject: "Seu certificado: {{courseTitle}}",
       greeting: "Parabéns, {{name}}!",
-      paragraphs: ["Você concluiu {{courseTitle}} e seu certificado está pronto."],
+      paragraphs: [
+        "Você concluiu {{courseTitle}} e seu certificado está pronto.",
+        "O certificado em PDF segue anexo.",
+      ],
       action: { label: "Ver o certificado", url: "certificateUrl" },
       closing: "Equipe {{institutionName}}",
     },
     "en-US": {
       subject: "Your certificate: {{courseTitle}}",
       greeting: "Congratulations, {{name}}!",
-      paragraphs: ["You completed {{courseTitle}} and your certificate is ready."],
+      paragraphs: [
+        "You completed {{courseTitle}} and your certificate is ready.",
+        "The certificate is attached as a PDF.",
+      ],
       action: { label: "View the certificate", url: "certificateUrl" },
       closing: "The {{institutionName}} team",
     },
     "es-ES": {
       subject: "Tu certificado: {{courseTitle}}",
       greeting: "¡Enhorabuena, {{name}}!",
-      paragraphs: ["Has completado {{courseTitle}} y tu certificado está listo."],
+      paragraphs: [
+        "Has completado {{courseTitle}} y tu certificado está listo.",
+        "Adjuntamos el certificado en PDF.",
+      ],
       action: { label: "Ver el certificado", url: "certificateUrl" },
       closing: "El equipo de {{institutionName}}",
     },
     "fr-FR": {
       subject: "Votre certificat : {{courseTitle}}",
       greeting: "Félicitations, {{name}} !",
-      paragraphs: ["Vous avez terminé {{courseTitle}} et votre certificat est prêt."],
+      paragraphs: [
+        "Vous avez terminé {{courseTitle}} et votre certificat est prêt.",
+        "Le certificat est joint en PDF.",
+      ],
       action: { label: "Voir le certificat", url: "certificateUrl" },
       closing: "L’équipe {{institutionName}}",
     },

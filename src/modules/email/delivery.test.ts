@@ -37,7 +37,7 @@ describe("delivery status", () => {
   it("retries a message the SMTP server refuses for now, and sends it once it accepts", async () => {
     const { user, id } = await sendOne();
     smtp.refuseNext.push(451);
-    expect(await drain()).toEqual({ sent: 0, retried: 1, failed: 0, stale: 0 });
+    expect(await drain()).toEqual({ sent: 0, retried: 1, failed: 0, suppressed: 0, stale: 0 });
     const queued = (await get(a, `/api/institution/email/messages/${id}`, keyA)).json();
     expect(queued).toMatchObject({ status: "queued", attempts: 1 });
     expect(queued.lastError).toContain("451");
@@ -45,13 +45,13 @@ describe("delivery status", () => {
     const wait = Date.parse(queued.nextAttemptAt) - Date.now();
     expect(wait).toBeGreaterThan(50_000);
     expect(wait).toBeLessThanOrEqual(60_000);
-    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 0, stale: 0 });
+    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     // Time passes: the retry falls due.
     await h.database.db
       .update(emailMessages)
       .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString() })
       .where(and(eq(emailMessages.tenantId, a.id), eq(emailMessages.id, id)));
-    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     const mail = mailTo(user.email);
     expect(mail.html).not.toContain("script");
     expect(mail.text).toContain(`Olá ${user.name}`);
@@ -65,7 +65,7 @@ describe("delivery status", () => {
   it("fails a message the server refuses for good and emits email_failed", async () => {
     const { id } = await sendOne();
     smtp.refuseNext.push(550);
-    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 1, stale: 0 });
+    expect(await drain()).toEqual({ sent: 0, retried: 0, failed: 1, suppressed: 0, stale: 0 });
     expect((await get(a, `/api/institution/email/messages/${id}`, keyA)).json()).toMatchObject({
       status: "failed",
     });
@@ -183,6 +183,7 @@ describe("a worker that stalls", () => {
       sent: 0,
       retried: 0,
       failed: 0,
+      suppressed: 0,
       stale: 0,
     });
     await new Promise((r) => setTimeout(r, 1100));
@@ -190,10 +191,11 @@ describe("a worker that stalls", () => {
       sent: 1,
       retried: 0,
       failed: 0,
+      suppressed: 0,
       stale: 0,
     });
     release();
-    expect(await first).toEqual({ sent: 0, retried: 0, failed: 0, stale: 1 });
+    expect(await first).toEqual({ sent: 0, retried: 0, failed: 0, suppressed: 0, stale: 1 });
     const [row] = await h.database.db
       .select()
       .from(emailMessages)
@@ -213,7 +215,7 @@ describe("the message log", () => {
     const rows = await h.database.db.select().from(emailMessages).where(eq(emailMessages.tenantId, a.id));
     const all = (await get(a, "/api/institution/email/messages?perPage=1", keyA)).json();
     expect(all.pagination.total).toBe(rows.length);
-    for (const status of ["queued", "sent", "failed", "bounced"]) {
+    for (const status of ["queued", "sent", "failed", "bounced", "suppressed"]) {
       const page = (
         await get(a, `/api/institution/email/messages?status=${status}&perPage=100`, keyA)
       ).json();

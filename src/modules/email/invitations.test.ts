@@ -33,7 +33,7 @@ describe("invitation mail through SMTP", () => {
     expect(row?.status).toBe("queued");
     expect(await tablesContaining(h, token)).toEqual([]);
 
-    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    expect(await drain()).toEqual({ sent: 1, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     const mail = mailTo(to);
     // The institution's name on the deployment's address (notifications.senderName is null by default).
     expect(mail.from?.value).toEqual([{ name: "Escola Alfa", address: "no-reply@mail.test" }]);
@@ -132,7 +132,7 @@ describe("the institution's sender settings", () => {
       },
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(await drain(b)).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    expect(await drain(b)).toEqual({ sent: 1, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     const mail = mailTo(to);
     // The name is one display name on the deployment's address.
     expect(mail.from?.value).toEqual([{ name: "Secretaria Beta", address: "no-reply@mail.test" }]);

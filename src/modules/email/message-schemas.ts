@@ -5,19 +5,24 @@ import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageQuery } from "../../platform/pagination/pagination.js";
 import { BodyHtml, BodyText, Locale, MAX_RECIPIENTS, Subject, VariableValues } from "./schemas.js";
 
-export const MESSAGE_STATUSES = ["queued", "sent", "failed", "bounced", "complained"] as const;
+export const MESSAGE_STATUSES = ["queued", "sent", "failed", "bounced", "complained", "suppressed"] as const;
 
 const MessageFields = {
   id: Uuid,
-  messageId: Type.String({
-    description: "The Message-ID header sent; a bounce report names the message by it.",
+  messageId: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The Message-ID header sent; a bounce report names the message by it. Null until the first attempt for " +
+      "mail composed when it is sent (a certificate's).",
   }),
   templateKey: Type.Union([Type.String(), Type.Null()]),
   locale: Locale,
   toUserId: Type.Union([Uuid, Type.Null()]),
   toEmail: Type.String(),
   subject: Type.String(),
-  status: StringEnum(MESSAGE_STATUSES),
+  status: StringEnum(MESSAGE_STATUSES, {
+    description:
+      "`suppressed`: not sent because what it carried was withdrawn before it went (a certificate revoked).",
+  }),
   triggeredBy: StringEnum(["system", "api"] as const),
   attempts: Type.Integer({ minimum: 0 }),
   nextAttemptAt: Type.Union([IsoDateTime, Type.Null()], {

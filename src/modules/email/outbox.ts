@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client.js";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../locales/index.js";
 import { type Keyring, sealSecret } from "../../platform/crypto/secret-box.js";
-import { defaultTemplate, isTemplateKey, type TemplateContent } from "./defaults.js";
+import type { AttachmentRef } from "./attachments.js";
+import { defaultTemplate, isTemplateKey, type TemplateContent, type TemplateKey } from "./defaults.js";
 import { render, type Variables } from "./render.js";
 import * as repo from "./repo.js";
 
@@ -124,6 +125,50 @@ export async function enqueueTemplateMail(
     },
   ]);
   return id as string;
+}
+
+/**
+ * Writes a message the worker composes when it sends, in the caller's transaction: for a change that may have no
+ * request behind it (a course completed by a quiz, a path by an attendance sync), so no keyring to seal a body
+ * with nor host for its links. Its template is rendered at send time on the institution's own host, with the
+ * variables its attachments add; the subject written now (from `variables`) shows in the log until then. Nothing
+ * secret may go this way: the variables are not sealed.
+ */
+export async function enqueueComposedMail(
+  tx: Executor,
+  input: {
+    tenantId: string;
+    templateKey: TemplateKey;
+    to: Recipient;
+    attachments: AttachmentRef[];
+    variables: Variables;
+  },
+): Promise<string> {
+  const institution = await repo.institutionInfo(tx, input.tenantId);
+  const locale = asLocale(institution.defaultLocale) ?? DEFAULT_LOCALE;
+  const template = (await resolveTemplate(tx, input.tenantId, input.templateKey, locale)) as TemplateContent;
+  const { subject } = render(template, {
+    ...input.variables,
+    name: input.to.name,
+    email: input.to.email,
+    institutionName: institution.name,
+  });
+  const id = randomUUID();
+  await repo.insertMessages(tx, input.tenantId, [
+    {
+      id,
+      messageId: null,
+      templateKey: input.templateKey,
+      locale,
+      toUserId: input.to.userId,
+      toEmail: input.to.email,
+      subject,
+      bodySealed: null,
+      triggeredBy: "system",
+      attachments: input.attachments,
+    },
+  ]);
+  return id;
 }
 
 /** `ana.souza@example.com` → `a***@example.com`: enough to tell messages apart in a list, not to harvest. */

@@ -160,14 +160,16 @@ export async function deleteOverrides(
 
 export interface NewMessage {
   id: string;
-  messageId: string;
+  /** NULL (with `bodySealed`) for mail the worker composes when it sends. */
+  messageId: string | null;
   templateKey: string | null;
   locale: string;
   toUserId: string | null;
   toEmail: string;
   subject: string;
-  bodySealed: string;
+  bodySealed: string | null;
   triggeredBy: "system" | "api";
+  attachments?: { kind: string; id: string }[];
 }
 
 export async function insertMessages(db: Executor, tenantId: string, rows: NewMessage[]): Promise<void> {
@@ -196,7 +198,7 @@ export const messageColumns = {
 
 export type MessageRow = {
   id: string;
-  messageId: string;
+  messageId: string | null;
   templateKey: string | null;
   locale: string;
   toUserId: string | null;

@@ -10,8 +10,16 @@ import { asLocale, type MailDeps, resolveTemplate } from "./outbox.js";
 import { render, type Variables } from "./render.js";
 import * as repo from "./repo.js";
 
+export type { AttachmentContext, RenderedAttachment } from "./attachments.js";
 export { bounceAuthorized, getMessage, listMessages, recordBounce, sendMessages } from "./messages.js";
-export { asLocale, enqueueTemplateMail, formatDate, type MailDeps, maskEmail } from "./outbox.js";
+export {
+  asLocale,
+  enqueueComposedMail,
+  enqueueTemplateMail,
+  formatDate,
+  type MailDeps,
+  maskEmail,
+} from "./outbox.js";
 export {
   createCustomTemplate,
   deleteTemplate,

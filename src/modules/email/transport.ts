@@ -7,6 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { MailConfig } from "../../config/mail.js";
+import type { MailFile } from "./attachments.js";
 
 export interface MailEnvelope {
   tenantId: string;
@@ -20,6 +21,8 @@ export interface MailEnvelope {
   fromName?: string;
   /** The institution's Reply-To (settings `notifications.replyTo`), if any. */
   replyTo?: string;
+  /** Files rendered at send time (the outbox row names them; it never holds their bytes). */
+  attachments?: MailFile[];
 }
 
 /** Why a send failed, and whether trying again can help (SMTP 5xx: no). */
@@ -49,6 +52,9 @@ function messageOf(config: MailConfig, mail: MailEnvelope) {
     text: mail.text,
     messageId: mail.messageId,
     headers: { "Auto-Submitted": "auto-generated" },
+    ...(mail.attachments === undefined || mail.attachments.length === 0
+      ? {}
+      : { attachments: mail.attachments.map((f) => ({ ...f })) }),
   };
 }
 

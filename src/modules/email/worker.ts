@@ -11,21 +11,17 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { AppContext } from "../../platform/context.js";
-import { createKeyring, type Keyring, openSecret } from "../../platform/crypto/secret-box.js";
+import { createKeyring, type Keyring } from "../../platform/crypto/secret-box.js";
 import { emitEvent } from "../events/emit.js";
-import { maskEmail, sealContext } from "./outbox.js";
+import { type Composed, type ComposeInput, composeMessage } from "./compose.js";
+import { maskEmail } from "./outbox.js";
 import { type Sender, senderOf } from "./sender.js";
 import { createMailTransport, type MailTransport, SendError } from "./transport.js";
 
-interface Claimed {
-  tenant_id: string;
-  id: string;
+interface Claimed extends ComposeInput {
   message_id: string;
-  to_email: string;
   subject: string;
-  body_sealed: string;
   attempts: number;
-  template_key: string | null;
 }
 
 export interface DrainOptions {
@@ -39,6 +35,8 @@ export interface DrainResult {
   sent: number;
   retried: number;
   failed: number;
+  /** Not sent because what the message carried was withdrawn (a certificate revoked since it was queued). */
+  suppressed: number;
   /** Outcomes not recorded: the lease had ended and another worker had taken the message. */
   stale: number;
 }
@@ -47,7 +45,13 @@ function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 }
 
-async function claim(db: Db, batchSize: number, leaseSeconds: number, tenantIds?: readonly string[]) {
+async function claim(
+  db: Db,
+  batchSize: number,
+  leaseSeconds: number,
+  messageIdDomain: string,
+  tenantIds?: readonly string[],
+) {
   const only =
     tenantIds === undefined
       ? sql``
@@ -58,6 +62,7 @@ async function claim(db: Db, batchSize: number, leaseSeconds: number, tenantIds?
   const result = await db.execute(sql`
     UPDATE email_messages m
        SET attempts = m.attempts + 1,
+           message_id = coalesce(m.message_id, '<' || m.id || '@' || ${messageIdDomain} || '>'),
            next_attempt_at = now() + make_interval(secs => ${leaseSeconds}),
            lease_until = now() + make_interval(secs => ${leaseSeconds}),
            updated_at = now()
@@ -67,15 +72,17 @@ async function claim(db: Db, batchSize: number, leaseSeconds: number, tenantIds?
              LIMIT ${batchSize}
              FOR UPDATE SKIP LOCKED) due
      WHERE m.tenant_id = due.tenant_id AND m.id = due.id
- RETURNING m.tenant_id, m.id, m.message_id, m.to_email, m.subject, m.body_sealed, m.attempts, m.template_key`);
+ RETURNING m.tenant_id, m.id, m.message_id, m.to_email, m.to_user_id, m.subject, m.body_sealed, m.attempts,
+           m.template_key, m.locale, m.attachments`);
   return rowsOf<Claimed>(result);
 }
 
-async function recordSent(db: Db, m: Claimed): Promise<"sent" | "stale"> {
+async function recordSent(db: Db, m: Claimed, subject: string): Promise<"sent" | "stale"> {
   const updated = rowsOf<{ id: string }>(
     await db.execute(sql`
       UPDATE email_messages
-         SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now()
+         SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now(),
+             subject = ${subject}
        WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
    RETURNING id`),
   );
@@ -126,30 +133,47 @@ async function recordFailure(
   });
 }
 
+/** A message whose attachment was withdrawn before it went: not sent, and not a failure (no `email_failed`). */
+async function recordSuppressed(db: Db, m: Claimed): Promise<"suppressed" | "stale"> {
+  const updated = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      UPDATE email_messages
+         SET status = 'suppressed', lease_until = NULL, updated_at = now(),
+             last_error = 'not sent: what it carried was withdrawn (revoked or expired)'
+       WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
+   RETURNING id`),
+  );
+  return updated.length === 0 ? "stale" : "suppressed";
+}
+
 async function sendOne(
-  db: Db,
+  deps: { db: Db; config: AppContext["config"]; keyring: Keyring },
   transport: MailTransport,
-  keyring: Keyring,
   schedule: readonly number[],
   m: Claimed,
   sender: Sender | undefined,
 ): Promise<keyof DrainResult> {
-  let body: { html: string; text: string };
+  const { db } = deps;
+  let composed: Composed | undefined;
   try {
-    body = JSON.parse(openSecret(m.body_sealed, keyring, sealContext(m.tenant_id, m.id)));
-  } catch {
-    // A key that was dropped from the keyring: retrying will not help until an operator restores it.
-    return recordFailure(db, schedule, m, new SendError("the message cannot be opened (secrets key)", false));
+    composed = await composeMessage(deps, m);
+  } catch (err) {
+    const error =
+      err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
+    return recordFailure(db, schedule, m, error);
   }
+  if (composed === undefined) return recordSuppressed(db, m);
+  const subject = composed.subject ?? m.subject;
   try {
     await transport.send({
       tenantId: m.tenant_id,
       id: m.id,
       messageId: m.message_id,
       to: m.to_email,
-      subject: m.subject,
-      html: body.html,
-      text: body.text,
+      subject,
+      html: composed.html,
+      text: composed.text,
+      attachments: composed.attachments,
       ...sender,
     });
   } catch (err) {
@@ -157,7 +181,7 @@ async function sendOne(
       err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
     return recordFailure(db, schedule, m, error);
   }
-  return recordSent(db, m);
+  return recordSent(db, m, subject);
 }
 
 export function mailKeyring(ctx: AppContext): Keyring {
@@ -173,14 +197,16 @@ export async function drainMail(
 ): Promise<DrainResult> {
   const db = ctx.database.db;
   const keyring = mailKeyring(ctx);
+  const deps = { db, config: ctx.config, keyring };
   const schedule = ctx.config.mail.retryScheduleSeconds;
-  const result: DrainResult = { sent: 0, retried: 0, failed: 0, stale: 0 };
+  const result: DrainResult = { sent: 0, retried: 0, failed: 0, suppressed: 0, stale: 0 };
   const senders = new Map<string, Promise<Sender | undefined>>();
   for (;;) {
     const batch = await claim(
       db,
       options.batchSize ?? ctx.config.mail.batchSize,
       options.leaseSeconds ?? ctx.config.mail.leaseSeconds,
+      ctx.config.mail.messageIdDomain,
       options.tenantIds,
     );
     if (batch.length === 0) return result;
@@ -189,7 +215,7 @@ export async function drainMail(
       if (!senders.has(m.tenant_id)) senders.set(m.tenant_id, senderOf(db, m.tenant_id));
     }
     const outcomes = await Promise.all(
-      batch.map(async (m) => sendOne(db, transport, keyring, schedule, m, await senders.get(m.tenant_id))),
+      batch.map(async (m) => sendOne(deps, transport, schedule, m, await senders.get(m.tenant_id))),
     );
     for (const o of outcomes) result[o]++;
   }
@@ -227,7 +253,8 @@ export function startMailLoop(
     if (stopped) return;
     running = drainMail(ctx, transport, options)
       .then((r) => {
-        if (r.sent + r.retried + r.failed + r.stale > 0) log.debug({ mail: r }, "mail drained");
+        if (r.sent + r.retried + r.failed + r.suppressed + r.stale > 0)
+          log.debug({ mail: r }, "mail drained");
       })
       .catch((err: unknown) => log.error({ err }, "mail drain failed"))
       .finally(() => {

@@ -4,7 +4,8 @@
  * transaction (a course completion and its reset, a completed enrollment dropped or deleted, the path's courses
  * replaced, a course deleted), and the count is taken again for the path enrollments concerned, exactly (a
  * path has at most 50 courses), rather than incremented: a repeat or a concurrent change cannot skew it. The
- * completion that finishes a path emits `learning_path_completed` through the outbox in that same transaction.
+ * completion that finishes a path emits `learning_path_completed` through the outbox in that same transaction,
+ * and issues the certificate of the template the path names, if any (`certificate_issued`, and its mail).
  */
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
@@ -15,6 +16,7 @@ import {
   learningPathEnrollments,
   learningPaths,
 } from "../../db/schema/index.js";
+import { issueOnPathCompletion } from "../certificates/issue.js";
 import { findUsers } from "../enrollments/lookups.js";
 import { percentOf } from "../enrollments/schemas.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
@@ -113,6 +115,19 @@ export async function refreshPathProgress(
       subject: user === undefined ? null : subjectOf(user),
     };
   });
+  // A path that names a certificate template issues its certificate (and queues its mail) in this transaction.
+  for (const r of finished) {
+    const user = users.get(r.user_id);
+    if (user === undefined) continue;
+    const issued = await issueOnPathCompletion(
+      tx,
+      tenantId,
+      { pathId: r.path_id, userId: r.user_id },
+      subjectOf(user),
+      eventActorOf(actor),
+    );
+    if (issued !== undefined) events.push(issued);
+  }
   await emitEvents(tx, tenantId, events);
 }
 

@@ -83,7 +83,7 @@ describe("notifications.senderName", () => {
     expect(res.json().notifications.senderName).toBe(senderName);
     const to = k.email(t);
     expect((await k.post(t, "/api/institution/invites", { email: to }, bearer(k.keyA))).statusCode).toBe(201);
-    expect(await k.drain(t)).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    expect(await k.drain(t)).toEqual({ sent: 1, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     expect(k.mailTo(to).from?.value).toEqual([{ name: senderName, address: "no-reply@mail.test" }]);
   });
 
@@ -98,7 +98,7 @@ describe("notifications.senderName", () => {
       .onConflictDoUpdate({ target: institutionSettings.tenantId, set: { overrides } });
     const to = k.email(t);
     expect((await k.post(t, "/api/institution/invites", { email: to }, bearer(k.keyB))).statusCode).toBe(201);
-    expect(await k.drain(t)).toEqual({ sent: 1, retried: 0, failed: 0, stale: 0 });
+    expect(await k.drain(t)).toEqual({ sent: 1, retried: 0, failed: 0, suppressed: 0, stale: 0 });
     const mail = k.mailTo(to);
     expect(mail.from?.value).toEqual([
       { name: "PayPal security paypal.com Bcc: x evil.test", address: "no-reply@mail.test" },

@@ -28,7 +28,10 @@ export const certificateTemplates: ListFixture = {
   ],
 };
 
-/** `size / 10` students with a certificate in each of 10 courses; the rare students' are revoked. */
+/**
+ * `size / 10` students with a certificate in each of 10 courses, and one of a learning path; the rare students'
+ * are revoked.
+ */
 export const certificates: ListFixture = {
   name: "certificates",
   path: "/api/institution/certificates",
@@ -54,15 +57,32 @@ export const certificates: ListFixture = {
       FROM users u CROSS JOIN courses c
       WHERE u.tenant_id = ${t.id}::uuid AND u.role = 'student' AND c.tenant_id = ${t.id}::uuid
       LIMIT ${size}`);
+    const pathId = await insertedId(
+      db,
+      sql`INSERT INTO learning_paths (tenant_id, title, status) VALUES (${t.id}::uuid, 'Path', 'published')
+          RETURNING id`,
+    );
+    await db.execute(sql`
+      INSERT INTO certificates (tenant_id, template_id, user_id, learning_path_id, serial, status, source,
+                                student_name, learning_path_title, issued_at, created_at, updated_at)
+      SELECT ${t.id}::uuid, ${templateId}::uuid, u.id, ${pathId}::uuid, upper(substr(md5(u.id::text), 1, 16)),
+             CASE WHEN u.name LIKE 'Quixotic%' THEN 'revoked' ELSE 'valid' END, 'completion', u.name, 'Path',
+             u.created_at + interval '2 seconds', u.created_at, u.created_at
+      FROM users u WHERE u.tenant_id = ${t.id}::uuid AND u.role = 'student'`);
     const [one] = await rows<{ user_id: string; course_id: string; latest: string }>(
       db,
       sql`SELECT user_id, course_id,
                  to_char((SELECT max(issued_at) FROM certificates WHERE tenant_id = ${t.id}::uuid)
                    - interval '5 minutes', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS latest
-          FROM certificates WHERE tenant_id = ${t.id}::uuid LIMIT 1`,
+          FROM certificates WHERE tenant_id = ${t.id}::uuid AND course_id IS NOT NULL LIMIT 1`,
     );
-    await analyze(db, "users", "courses", "certificates");
-    return { userId: one?.user_id ?? "", courseId: one?.course_id ?? "", latest: one?.latest ?? "" };
+    await analyze(db, "users", "courses", "learning_paths", "certificates");
+    return {
+      userId: one?.user_id ?? "",
+      courseId: one?.course_id ?? "",
+      learningPathId: pathId,
+      latest: one?.latest ?? "",
+    };
   },
   queries: [
     ...sortQueries(ListCertificatesQuery),
@@ -71,6 +91,19 @@ export const certificates: ListFixture = {
     {
       name: "courseId and status (common)",
       query: "courseId={courseId}&status=valid",
+      filtered: true,
+      counter: true,
+    },
+    {
+      name: "learningPathId (a tenth)",
+      query: "learningPathId={learningPathId}",
+      filtered: true,
+      counter: true,
+    },
+    {
+      name: "learningPathId and status (rare)",
+      query: "learningPathId={learningPathId}&status=revoked",
+      rare: true,
       filtered: true,
       counter: true,
     },
