@@ -269,6 +269,15 @@ export const enUS = {
   "conflict.grade_limit": "A course holds at most {limit} of these.",
   "conflict.grade_source_taken":
     "Another grade item of this course already takes its grades from this source.",
+  "field.lesson_not_assignment": "Must be a lesson of type assignment.",
+  "field.lock_before_due": "Must not be earlier than the due date.",
+  "field.submission_empty": "Give bodyText, attachmentMediaIds or url.",
+  "field.kind_not_allowed": "This assignment does not take {kind} submissions.",
+  "conflict.assignment_exists": "This lesson already has an assignment.",
+  "conflict.assignment_has_submissions": "This assignment has submissions; delete with ?force=true.",
+  "conflict.assignment_locked": "This assignment no longer takes submissions (locked).",
+  "conflict.submission_attempts_exhausted": "This user has used every attempt the assignment allows.",
+  "forbidden.submission_own": "A student can submit its own work only.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

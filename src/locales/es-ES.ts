@@ -278,4 +278,13 @@ export const esES: Catalogue = {
   "conflict.grade_limit": "Un curso admite como máximo {limit} de estos.",
   "conflict.grade_source_taken":
     "Otro elemento de calificación de este curso ya toma sus calificaciones de este origen.",
+  "field.lesson_not_assignment": "Debe ser una lección de tipo assignment.",
+  "field.lock_before_due": "No puede ser anterior a la fecha de entrega.",
+  "field.submission_empty": "Indica bodyText, attachmentMediaIds o url.",
+  "field.kind_not_allowed": "Esta tarea no acepta entregas de tipo {kind}.",
+  "conflict.assignment_exists": "Esta lección ya tiene una tarea.",
+  "conflict.assignment_has_submissions": "Esta tarea tiene entregas; elimínala con ?force=true.",
+  "conflict.assignment_locked": "Esta tarea ya no acepta entregas (bloqueada).",
+  "conflict.submission_attempts_exhausted": "Este usuario ya usó todos los intentos de la tarea.",
+  "forbidden.submission_own": "Un estudiante solo puede entregar su propio trabajo.",
 };

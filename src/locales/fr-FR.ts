@@ -280,4 +280,13 @@ export const frFR: Catalogue = {
     "Cet élément a des notes ; supprimez-le avec ?force=true pour les supprimer aussi.",
   "conflict.grade_limit": "Un cours en compte au plus {limit}.",
   "conflict.grade_source_taken": "Un autre élément de note de ce cours prend déjà ses notes de cette source.",
+  "field.lesson_not_assignment": "Doit être une leçon de type assignment.",
+  "field.lock_before_due": "Ne doit pas précéder la date de remise.",
+  "field.submission_empty": "Indiquez bodyText, attachmentMediaIds ou url.",
+  "field.kind_not_allowed": "Ce devoir n’accepte pas les remises de type {kind}.",
+  "conflict.assignment_exists": "Cette leçon a déjà un devoir.",
+  "conflict.assignment_has_submissions": "Ce devoir a des remises ; supprimez-le avec ?force=true.",
+  "conflict.assignment_locked": "Ce devoir n’accepte plus de remises (verrouillé).",
+  "conflict.submission_attempts_exhausted": "Cet utilisateur a utilisé toutes les tentatives du devoir.",
+  "forbidden.submission_own": "Un élève ne peut remettre que son propre travail.",
 };

@@ -274,4 +274,13 @@ export const ptBR: Catalogue = {
     "Este item de nota tem notas; exclua-o com ?force=true para excluí-las também.",
   "conflict.grade_limit": "Um curso comporta no máximo {limit} destes.",
   "conflict.grade_source_taken": "Outro item de nota deste curso já recebe as notas desta origem.",
+  "field.lesson_not_assignment": "Deve ser uma aula do tipo assignment.",
+  "field.lock_before_due": "Não pode ser anterior à data de entrega.",
+  "field.submission_empty": "Informe bodyText, attachmentMediaIds ou url.",
+  "field.kind_not_allowed": "Esta tarefa não aceita entregas do tipo {kind}.",
+  "conflict.assignment_exists": "Esta aula já tem uma tarefa.",
+  "conflict.assignment_has_submissions": "Esta tarefa tem entregas; exclua com ?force=true.",
+  "conflict.assignment_locked": "Esta tarefa não aceita mais entregas (bloqueada).",
+  "conflict.submission_attempts_exhausted": "Este usuário já usou todas as tentativas da tarefa.",
+  "forbidden.submission_own": "Um aluno só pode entregar o próprio trabalho.",
 };

@@ -1,2 +1,3 @@
 /** What other modules use of the gradebook. */
-export { recordSourceGrade } from "./source-grades.js";
+export { assertTeaches } from "./access.js";
+export { recordSourceGrade, recordSourceMissing } from "./source-grades.js";
