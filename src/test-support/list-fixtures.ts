@@ -1,4 +1,5 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
+import { ASSIGNMENTS } from "./list-fixtures/assignments.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
 import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
@@ -22,6 +23,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...LEARNING_PATHS,
   ...ASSESSMENT,
   ...GRADEBOOK,
+  ...ASSIGNMENTS,
   ...PLATFORM,
   ...INTEGRATIONS,
   ...CERTIFICATES,
