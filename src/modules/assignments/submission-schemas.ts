@@ -124,6 +124,7 @@ export const CreateSubmissionBody = Type.Object(
   },
   {
     additionalProperties: false,
+    minProperties: 1,
     examples: [{ bodyText: "Meu relatório." }, { userId: EXAMPLE.userId, url: "https://example.com/report" }],
   },
 );
