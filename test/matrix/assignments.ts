@@ -3,6 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import {
   assignmentExtensions,
   assignments,
+  submissionComments,
   submissions,
   submissionVersions,
   users,
@@ -86,6 +87,11 @@ async function tree(h: Harness, t: TestTenant, assignmentId: string | undefined)
       )
       .orderBy(asc(assignmentExtensions.userId)),
     submissions: subs,
+    comments: await db
+      .select()
+      .from(submissionComments)
+      .where(eq(submissionComments.tenantId, t.id))
+      .orderBy(asc(submissionComments.id)),
     versions: await db
       .select()
       .from(submissionVersions)
@@ -144,6 +150,12 @@ export const fixtures: Fixtures = {
   },
   "GET /api/institution/lessons/:lessonId/submissions": { makeObject: lesson, snapshot: lessonSnapshot },
   "GET /api/institution/submissions/:id": { makeObject: submission, snapshot: submissionSnapshot },
+  "GET /api/institution/submissions/:id/comments": { makeObject: submission, snapshot: submissionSnapshot },
+  "POST /api/institution/submissions/:id/comments": {
+    body: { body: "Matrix" },
+    makeObject: submission,
+    snapshot: submissionSnapshot,
+  },
   "PATCH /api/institution/submissions/:id": {
     body: { score: 1 },
     makeObject: submission,

@@ -3,7 +3,8 @@
 -- dates. A submission is one row per (lesson, student): its latest attempt, its grade and its status; earlier
 -- attempts are copied to `submission_versions` when a new one replaces them. A `missing` row (attempt 0, nothing
 -- submitted) is written by the worker once the student's due date passes. `rubric_assessment_id` is reserved for
--- the rubrics module (not linked here). Totals come from counters: a lesson's submissions, by status too.
+-- the rubrics module (not linked here). Comments on a submission are a conversation of its student and the
+-- course's staff. Totals come from counters: a lesson's submissions, by status too, and a submission's comments.
 CREATE TABLE "assignments" (
   "tenant_id" uuid NOT NULL REFERENCES "tenants" ("id") ON DELETE CASCADE,
   "id" uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -115,6 +116,27 @@ CREATE TABLE "submission_versions" (
   CONSTRAINT "submission_versions_submission_fk" FOREIGN KEY ("tenant_id", "submission_id")
     REFERENCES "submissions" ("tenant_id", "id") ON DELETE CASCADE
 );
+--> statement-breakpoint
+-- A conversation on a submission between its student and the course's staff (or an integration's key).
+CREATE TABLE "submission_comments" (
+  "tenant_id" uuid NOT NULL,
+  "id" uuid DEFAULT gen_random_uuid() NOT NULL,
+  "submission_id" uuid NOT NULL,
+  "author" jsonb NOT NULL,
+  "body" text NOT NULL,
+  "created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT "submission_comments_tenant_id_id_pk" PRIMARY KEY ("tenant_id", "id"),
+  CONSTRAINT "submission_comments_submission_fk" FOREIGN KEY ("tenant_id", "submission_id")
+    REFERENCES "submissions" ("tenant_id", "id") ON DELETE CASCADE
+);
+--> statement-breakpoint
+CREATE INDEX "submission_comments_submission_created_idx" ON "submission_comments" USING btree ("tenant_id", "submission_id", "created_at", "id");
+--> statement-breakpoint
+CREATE TRIGGER submission_comments_count_insert AFTER INSERT ON submission_comments REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('submission_comments', 'submission_id');
+--> statement-breakpoint
+CREATE TRIGGER submission_comments_count_delete AFTER DELETE ON submission_comments REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('submission_comments', 'submission_id');
 --> statement-breakpoint
 CREATE TRIGGER submissions_count_insert AFTER INSERT ON submissions REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('submissions', 'lesson_id', 'lesson_id+status');

@@ -156,3 +156,25 @@ export const submissionVersions = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/** Comments on a submission by its student or the course's staff. */
+export const submissionComments = pgTable(
+  "submission_comments",
+  {
+    tenantId: tenantIdColumn(),
+    id: uuid("id").notNull().defaultRandom(),
+    submissionId: uuid("submission_id").notNull(),
+    /** `{type: "user"|"api_key", id}` */
+    author: jsonb("author").notNull(),
+    body: text("body").notNull(),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("submission_comments_submission_created_idx").on(t.tenantId, t.submissionId, t.createdAt, t.id),
+    foreignKey({
+      columns: [t.tenantId, t.submissionId],
+      foreignColumns: [submissions.tenantId, submissions.id],
+    }).onDelete("cascade"),
+  ],
+);

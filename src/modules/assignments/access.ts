@@ -11,6 +11,8 @@ export const assignmentWrite = staff("courses:write");
 export const submissionRead = signedIn("grades:read");
 export const submissionSubmit = signedIn("grades:write");
 export const submissionGrade = staff("grades:write");
+/** Comments: the submission's student and the course's staff. */
+export const commentWrite = signedIn("grades:write");
 
 export const TEACHER_RULE =
   "A teacher's session acts only on the courses it teaches (a current `teacher` or `assistant` enrollment): " +

@@ -160,3 +160,29 @@ describe("the missing sweep", () => {
     expect(all.json().pagination.total).toBe(4);
   });
 });
+
+describe("comments", () => {
+  it("are a conversation of the student and the course's staff, paged oldest first", async () => {
+    const made = await makeAssignment(h.database.db, a.id);
+    const s = await student(made.courseId);
+    const other = await student(made.courseId);
+    const sub = (
+      await call("POST", `/lessons/${made.lessonId}/submissions`, { bodyText: "x" }, s.cookie)
+    ).json();
+    const url = `/submissions/${sub.id}/comments`;
+    const mine = await call("POST", url, { body: "Pronto" }, s.cookie);
+    expect(mine.statusCode, mine.body).toBe(201);
+    expect(mine.json()).toMatchObject({
+      submissionId: sub.id,
+      author: { type: "user", id: s.id },
+      body: "Pronto",
+    });
+    expect((await call("POST", url, { body: "Revise" })).json().author.type).toBe("api_key");
+    expect((await call("POST", url, { body: "Oi" }, other.cookie)).statusCode).toBe(404);
+    expect((await call("GET", url, undefined, other.cookie)).statusCode).toBe(404);
+    expect((await call("POST", url, { body: "" })).statusCode).toBe(400);
+    const page = await call("GET", `${url}?perPage=1&page=2`, undefined, s.cookie);
+    expect(page.json().data.map((c: { body: string }) => c.body)).toEqual(["Revise"]);
+    expect(page.json().pagination).toMatchObject({ total: 2, totalPages: 2 });
+  });
+});

@@ -2,7 +2,23 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { BASE, submissionGrade, submissionRead, submissionSubmit, TEACHER_RULE, tags } from "./access.js";
+import {
+  BASE,
+  commentWrite,
+  submissionGrade,
+  submissionRead,
+  submissionSubmit,
+  TEACHER_RULE,
+  tags,
+} from "./access.js";
+import {
+  addComment,
+  Comment,
+  CommentPage,
+  CreateCommentBody,
+  ListCommentsQuery,
+  listComments,
+} from "./comments.js";
 import { updateSubmission } from "./grade.js";
 import {
   CreateSubmissionBody,
@@ -122,6 +138,55 @@ export function submissionRoutes(app: App, ctx: AppContext): void {
         principalOf(request),
         requireUuid(request.params.id),
         request.body,
+      ),
+  );
+
+  app.post(
+    `${BASE}/submissions/:id/comments`,
+    {
+      config: { access: commentWrite },
+      schema: {
+        tags,
+        summary: "Comment on a submission",
+        description: `By its student or the course's staff (or an API key). ${LEARNER_RULE} ${TEACHER_RULE}`,
+        params: IdParams,
+        body: CreateCommentBody,
+        response: { 201: Comment },
+      },
+    },
+    async (request, reply) => {
+      const comment = await addComment(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.body.body,
+      );
+      reply.code(201);
+      return comment;
+    },
+  );
+
+  app.get(
+    `${BASE}/submissions/:id/comments`,
+    {
+      config: { access: submissionRead },
+      schema: {
+        tags,
+        summary: "List a submission's comments",
+        description: `Oldest first; \`pagination.total\` is exact. ${LEARNER_RULE} ${TEACHER_RULE}`,
+        params: IdParams,
+        querystring: ListCommentsQuery,
+        response: { 200: CommentPage },
+      },
+    },
+    (request) =>
+      listComments(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.query,
       ),
   );
 }

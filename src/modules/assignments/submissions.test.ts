@@ -201,6 +201,8 @@ describe("another tenant", () => {
       ["GET", `/lessons/${made.lessonId}/submissions`],
       ["GET", `/submissions/${sub.id}`],
       ["PATCH", `/submissions/${sub.id}`, { score: 1 }],
+      ["GET", `/submissions/${sub.id}/comments`],
+      ["POST", `/submissions/${sub.id}/comments`, { body: "x" }],
     ];
     for (const [method, url, body] of paths) {
       expect((await asB(method, url, body)).statusCode, `${method} ${url}`).toBe(404);

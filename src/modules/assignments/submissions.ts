@@ -31,8 +31,9 @@ export async function lessonAssignment(
   tenantId: string,
   principal: Principal,
   lessonId: string,
+  lock?: "share",
 ) {
-  const assignment = await assignmentOfLesson(db, tenantId, lessonId);
+  const assignment = await assignmentOfLesson(db, tenantId, lessonId, lock);
   if (assignment === undefined) throw notFound();
   const learner = learnerOf(principal);
   if (learner === undefined) await assertTeaches(db, tenantId, principal, assignment.courseId);

@@ -69,7 +69,9 @@ export async function createSubmission(
   input: CreateSubmissionInput,
 ): Promise<SubmissionDetailRecord> {
   return db.transaction(async (tx) => {
-    const assignment = await lessonAssignment(tx, tenantId, principal, lessonId);
+    // Share-locked: the missing sweep (which locks the assignment to write missing rows) waits for this
+    // submission or skips the assignment until its next pass, so the two never write the same student's row.
+    const assignment = await lessonAssignment(tx, tenantId, principal, lessonId, "share");
     const userId = studentOf(principal, input);
     const user = await repo.findUser(tx, tenantId, userId);
     if (user === undefined) throw validationError("userId", "field.unknown_user", { id: userId });

@@ -52,4 +52,36 @@ export const submissionsList: ListFixture = {
   ],
 };
 
-export const ASSIGNMENTS: ListFixture[] = [submissionsList];
+export const commentsList: ListFixture = {
+  name: "comments of a submission",
+  path: "/api/institution/submissions/:id/comments",
+  scopes: ["grades:read"],
+  tables: ["submission_comments"],
+  async seed(db, t, size) {
+    const { courseId, lessonId } = await insertCourseTree(db, t);
+    await db.execute(sql`UPDATE lessons SET type = 'assignment', content = '{}'::jsonb
+      WHERE tenant_id = ${t.id}::uuid AND id = ${lessonId}::uuid`);
+    const assignmentId = await insertedId(
+      db,
+      sql`INSERT INTO assignments (tenant_id, lesson_id, course_id) VALUES (${t.id}::uuid, ${lessonId}::uuid,
+          ${courseId}::uuid) RETURNING id`,
+    );
+    await insertUsers(db, t, 1);
+    const id = await insertedId(
+      db,
+      sql`INSERT INTO submissions (tenant_id, assignment_id, lesson_id, course_id, user_id, attempt, status)
+          SELECT ${t.id}::uuid, ${assignmentId}::uuid, ${lessonId}::uuid, ${courseId}::uuid, id, 1, 'submitted'
+          FROM users WHERE tenant_id = ${t.id}::uuid AND role = 'student' LIMIT 1 RETURNING id`,
+    );
+    await db.execute(sql`
+      INSERT INTO submission_comments (tenant_id, submission_id, author, body, created_at)
+      SELECT ${t.id}::uuid, ${id}::uuid, jsonb_build_object('type', 'api_key', 'id', gen_random_uuid()),
+             'Comment ' || i, ${AT}
+      FROM generate_series(1, ${size}) AS i`);
+    await analyze(db, "submission_comments");
+    return { id };
+  },
+  queries: [{ name: "default order", query: "" }],
+};
+
+export const ASSIGNMENTS: ListFixture[] = [submissionsList, commentsList];
