@@ -27,7 +27,7 @@ export function assignmentRoutes(app: App, ctx: AppContext): void {
   app.post(
     `${BASE}/assignments`,
     {
-      config: { access: assignmentWrite },
+      config: { access: assignmentWrite, errors: [409] },
       schema: {
         tags,
         summary: "Create an assignment's settings",

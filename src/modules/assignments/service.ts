@@ -149,9 +149,10 @@ export async function putExtension(
   return db.transaction(async (tx) => {
     const assignment = await staffAssignment(tx, tenantId, actor, id);
     await assertStudent(tx, tenantId, userId, assignment.courseId);
-    const lockAt = input.lockAt === undefined ? assignment.lockAt : input.lockAt;
-    assertDates(input.dueAt, lockAt, input.lockAt === undefined ? "dueAt" : "lockAt");
-    return repo.upsertExtension(tx, tenantId, id, userId, input.dueAt, input.lockAt ?? null);
+    // Without its own lock date the student keeps the assignment's, which must not come before the new due date.
+    const own = input.lockAt ?? null;
+    assertDates(input.dueAt, own ?? assignment.lockAt, own === null ? "dueAt" : "lockAt");
+    return repo.upsertExtension(tx, tenantId, id, userId, input.dueAt, own);
   });
 }
 
