@@ -148,6 +148,7 @@ export const fixtures: Fixtures = {
     makeObject: lesson,
     snapshot: lessonSnapshot,
   },
+  "GET /api/institution/lessons/:lessonId/assignment": { makeObject: lesson, snapshot: lessonSnapshot },
   "GET /api/institution/lessons/:lessonId/submissions": { makeObject: lesson, snapshot: lessonSnapshot },
   "GET /api/institution/submissions/:id": { makeObject: submission, snapshot: submissionSnapshot },
   "GET /api/institution/submissions/:id/comments": { makeObject: submission, snapshot: submissionSnapshot },

@@ -15,6 +15,7 @@ import {
 } from "./schemas.js";
 import * as service from "./service.js";
 import { submissionRoutes } from "./submission-routes.js";
+import { LessonParams } from "./submission-schemas.js";
 
 const ForceQuery = Type.Object(
   { force: Type.Optional(Type.Boolean({ description: "Delete the submissions too." })) },
@@ -69,6 +70,29 @@ export function assignmentRoutes(app: App, ctx: AppContext): void {
         db,
         tenantOf(request).id,
         requireUuid(request.params.id),
+        readerOf(principalOf(request)),
+      ),
+  );
+
+  app.get(
+    `${BASE}/lessons/:lessonId/assignment`,
+    {
+      config: { access: assignmentRead },
+      schema: {
+        tags,
+        summary: "Get a lesson's assignment settings",
+        description:
+          "The same record as `GET /assignments/:id`, found by its lesson: 404 when the lesson has none. A " +
+          "student's session reads those of lessons it may read.",
+        params: LessonParams,
+        response: { 200: Assignment },
+      },
+    },
+    (request) =>
+      service.getLessonAssignment(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.lessonId),
         readerOf(principalOf(request)),
       ),
   );

@@ -42,6 +42,19 @@ export async function getAssignment(
   return toRecord(db, tenantId, row);
 }
 
+/** The settings of a lesson, found by the lesson: 404 when it has none (or the reader may not read it). */
+export async function getLessonAssignment(
+  db: Executor,
+  tenantId: string,
+  lessonId: string,
+  reader: Reader = STAFF,
+): Promise<AssignmentRecord> {
+  const row = await repo.assignmentOfLesson(db, tenantId, lessonId);
+  if (row === undefined) throw notFound();
+  await assertReadable(db, tenantId, reader, { courseId: row.courseId, lessonId: row.lessonId });
+  return toRecord(db, tenantId, row);
+}
+
 function lessonTaken(err: unknown): never {
   if (isUniqueViolation(err, "assignments_lesson_key")) {
     throw new AppError("conflict", { messageKey: "conflict.assignment_exists" });

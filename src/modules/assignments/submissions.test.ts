@@ -66,6 +66,8 @@ describe("assignment settings", () => {
       sourceId: id,
     });
     expect((await call("GET", `/assignments/${id}`)).json().gradeItemId).toBe(item.json().id);
+    expect((await call("GET", `/lessons/${lessonId}/assignment`)).json()).toMatchObject({ id, lessonId });
+    expect((await call("GET", `/lessons/${quizLesson.lessonId}/assignment`)).statusCode).toBe(404);
     const patched = await call("PATCH", `/assignments/${id}`, { allowedKinds: [] });
     expect(patched.statusCode).toBe(400);
     expect((await call("PATCH", `/assignments/${id}`, { lockAt: at(-HOUR) })).statusCode).toBe(400);
@@ -193,6 +195,7 @@ describe("another tenant", () => {
       call(method, url, body, keyB, b);
     const paths: [Parameters<typeof asB>[0], string, unknown?][] = [
       ["GET", `/assignments/${made.assignmentId}`],
+      ["GET", `/lessons/${made.lessonId}/assignment`],
       ["PATCH", `/assignments/${made.assignmentId}`, { allowedAttempts: 5 }],
       ["DELETE", `/assignments/${made.assignmentId}`],
       ["PUT", `/assignments/${made.assignmentId}/extensions/${s.id}`, { dueAt: at(HOUR) }],
