@@ -34,6 +34,7 @@ import {
   type TestTenant,
 } from "../src/test-support/harness.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
+import { fixtures as assignmentGroup } from "./matrix/assignments.js";
 import { fixtures as certificates } from "./matrix/certificates.js";
 import { fixtures as courseContent } from "./matrix/course-content.js";
 import { fixtures as drive } from "./matrix/drive.js";
@@ -234,6 +235,7 @@ const GROUPS: Fixtures[] = [
   assessment,
   gradebook,
   rubrics,
+  assignmentGroup,
   people,
   settings,
   profileFields,

@@ -142,6 +142,11 @@ export const enUS = {
     "Another grade item of this course already takes its grades from this source.",
   "forbidden.rubric_teacher": "A teacher changes rubrics and assesses work in the courses they teach only.",
   "conflict.rubric_archived": "This rubric is archived; make it active to assess with it.",
+  "conflict.assignment_exists": "This lesson already has an assignment.",
+  "conflict.assignment_has_submissions": "This assignment has submissions; delete with ?force=true.",
+  "conflict.assignment_locked": "This assignment no longer takes submissions (locked).",
+  "conflict.submission_attempts_exhausted": "This user has used every attempt the assignment allows.",
+  "forbidden.submission_own": "A student can submit its own work only.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -144,4 +144,9 @@ export const esES: Catalogue = {
     "Otro elemento de calificación de este curso ya toma sus calificaciones de este origen.",
   "forbidden.rubric_teacher": "Un profesor cambia rúbricas y evalúa trabajos solo en los cursos que imparte.",
   "conflict.rubric_archived": "Esta rúbrica está archivada; actívela para evaluar con ella.",
+  "conflict.assignment_exists": "Esta lección ya tiene una tarea.",
+  "conflict.assignment_has_submissions": "Esta tarea tiene entregas; elimínala con ?force=true.",
+  "conflict.assignment_locked": "Esta tarea ya no acepta entregas (bloqueada).",
+  "conflict.submission_attempts_exhausted": "Este usuario ya usó todos los intentos de la tarea.",
+  "forbidden.submission_own": "Un estudiante solo puede entregar su propio trabajo.",
 };

@@ -147,4 +147,9 @@ export const frFR: Catalogue = {
   "conflict.grade_source_taken": "Un autre élément de note de ce cours prend déjà ses notes de cette source.",
   "forbidden.rubric_teacher": "Un enseignant ne modifie les grilles et n'évalue que dans ses cours.",
   "conflict.rubric_archived": "Cette grille est archivée ; activez-la pour évaluer avec elle.",
+  "conflict.assignment_exists": "Cette leçon a déjà un devoir.",
+  "conflict.assignment_has_submissions": "Ce devoir a des remises ; supprimez-le avec ?force=true.",
+  "conflict.assignment_locked": "Ce devoir n’accepte plus de remises (verrouillé).",
+  "conflict.submission_attempts_exhausted": "Cet utilisateur a utilisé toutes les tentatives du devoir.",
+  "forbidden.submission_own": "Un élève ne peut remettre que son propre travail.",
 };

@@ -142,4 +142,9 @@ export const ptBR: Catalogue = {
   "conflict.grade_source_taken": "Outro item de nota deste curso já recebe as notas desta origem.",
   "forbidden.rubric_teacher": "Um professor altera rubricas e avalia trabalhos só nos cursos que leciona.",
   "conflict.rubric_archived": "Esta rubrica está arquivada; ative-a para avaliar com ela.",
+  "conflict.assignment_exists": "Esta aula já tem uma tarefa.",
+  "conflict.assignment_has_submissions": "Esta tarefa tem entregas; exclua com ?force=true.",
+  "conflict.assignment_locked": "Esta tarefa não aceita mais entregas (bloqueada).",
+  "conflict.submission_attempts_exhausted": "Este usuário já usou todas as tentativas da tarefa.",
+  "forbidden.submission_own": "Um aluno só pode entregar o próprio trabalho.",
 };

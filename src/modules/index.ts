@@ -2,6 +2,7 @@ import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
 import { scopeRoutes } from "./api-keys/scope-routes.js";
+import { assignmentRoutes } from "./assignments/routes.js";
 import { passwordResetRoutes } from "./auth/password-reset-routes.js";
 import { authRoutes } from "./auth/routes.js";
 import { automationRoutes } from "./automations/routes.js";
@@ -57,6 +58,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   tagRoutes(app, ctx);
   questionBankRoutes(app, ctx);
   quizRoutes(app, ctx);
+  assignmentRoutes(app, ctx);
   gradebookModuleRoutes(app, ctx);
   rubricRoutes(app, ctx);
   settingsRoutes(app, ctx);

@@ -1,4 +1,5 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
+import { ASSIGNMENTS } from "./list-fixtures/assignments.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
 import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
@@ -24,6 +25,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...ASSESSMENT,
   ...GRADEBOOK,
   ...RUBRICS,
+  ...ASSIGNMENTS,
   ...PLATFORM,
   ...INTEGRATIONS,
   ...CERTIFICATES,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { markMissingSubmissions } from "../modules/assignments/service.js";
 import { emitInactivity } from "../modules/automations/inactivity.js";
 import { expireGracePeriods } from "../modules/billing/grace.js";
 import { expireCertificates } from "../modules/certificates/expiry.js";
@@ -25,7 +26,7 @@ interface ScheduledJob {
 }
 
 const MINUTE_MS = 60_000;
-const HOUR_MS = 3_600_000;
+const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
@@ -70,6 +71,12 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "quiz-attempts-time-up",
     everyMs: MINUTE_MS,
     run: (ctx) => closeOverdueAttempts(ctx.database.db),
+  },
+  {
+    // Every 5 minutes, so a student without a submission is marked missing soon after their due date.
+    name: "assignments-missing",
+    everyMs: 5 * MINUTE_MS,
+    run: (ctx) => markMissingSubmissions(ctx.database.db),
   },
   {
     name: "invites-expire",

@@ -1,4 +1,5 @@
 export * from "./assessment.js";
+export * from "./assignments.js";
 export * from "./auth.js";
 export * from "./automations.js";
 export * from "./billing.js";

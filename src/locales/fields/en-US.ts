@@ -147,6 +147,10 @@ export const enUSFields = {
   "field.unknown_target": "No quiz attempt of this institution has this id: {id}.",
   "field.rubric_other_course": "The rubric belongs to another course than the assessed work.",
   "field.csv_columns": "The CSV needs a header line with the columns: {columns}.",
+  "field.lesson_not_assignment": "Must be a lesson of type assignment.",
+  "field.lock_before_due": "Must not be earlier than the due date.",
+  "field.submission_empty": "Give bodyText, attachmentMediaIds or url.",
+  "field.kind_not_allowed": "This assignment does not take {kind} submissions.",
 } as const;
 
 export type FieldMessageKey = keyof typeof enUSFields;

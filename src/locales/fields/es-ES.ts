@@ -155,4 +155,8 @@ export const esESFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_target": "Ningún intento de cuestionario de esta institución tiene este id: {id}.",
   "field.rubric_other_course": "La rúbrica pertenece a otro curso que el del trabajo evaluado.",
   "field.csv_columns": "El CSV necesita una línea de encabezado con las columnas: {columns}.",
+  "field.lesson_not_assignment": "Debe ser una lección de tipo assignment.",
+  "field.lock_before_due": "No puede ser anterior a la fecha de entrega.",
+  "field.submission_empty": "Indica bodyText, attachmentMediaIds o url.",
+  "field.kind_not_allowed": "Esta tarea no acepta entregas de tipo {kind}.",
 };

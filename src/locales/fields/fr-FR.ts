@@ -155,4 +155,8 @@ export const frFRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_target": "Aucune tentative de quiz de l'établissement n'a cet id : {id}.",
   "field.rubric_other_course": "La grille appartient à un autre cours que le travail évalué.",
   "field.csv_columns": "Le CSV doit avoir une ligne d'en-tête avec les colonnes : {columns}.",
+  "field.lesson_not_assignment": "Doit être une leçon de type assignment.",
+  "field.lock_before_due": "Ne doit pas précéder la date de remise.",
+  "field.submission_empty": "Indiquez bodyText, attachmentMediaIds ou url.",
+  "field.kind_not_allowed": "Ce devoir n’accepte pas les remises de type {kind}.",
 };

@@ -153,4 +153,8 @@ export const ptBRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_target": "Nenhuma tentativa de quiz desta instituição tem este id: {id}.",
   "field.rubric_other_course": "A rubrica pertence a outro curso que não o do trabalho avaliado.",
   "field.csv_columns": "O CSV precisa de uma linha de cabeçalho com as colunas: {columns}.",
+  "field.lesson_not_assignment": "Deve ser uma aula do tipo assignment.",
+  "field.lock_before_due": "Não pode ser anterior à data de entrega.",
+  "field.submission_empty": "Informe bodyText, attachmentMediaIds ou url.",
+  "field.kind_not_allowed": "Esta tarefa não aceita entregas do tipo {kind}.",
 };

@@ -3,7 +3,15 @@ import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageQuery } from "../../platform/pagination/pagination.js";
 
-export const COMPLETION_SOURCES = ["learner", "api", "import", "automation", "teacher", "quiz"] as const;
+export const COMPLETION_SOURCES = [
+  "learner",
+  "api",
+  "import",
+  "automation",
+  "teacher",
+  "quiz",
+  "assignment",
+] as const;
 
 export const Completion = Type.Object(
   {

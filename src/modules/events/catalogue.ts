@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "typebox";
+import { assignmentEvents } from "../assignments/events.js";
 import { automationEvents } from "../automations/events.js";
 import { certificateEvents } from "../certificates/events.js";
 import { classEvents } from "../classes/events.js";
@@ -26,6 +27,7 @@ export const EVENT_DEFINITIONS = {
   ...enrollmentEvents,
   ...learningPathEvents,
   ...quizEvents,
+  ...assignmentEvents,
   ...gradeEvents,
   ...userEvents,
   ...classEvents,

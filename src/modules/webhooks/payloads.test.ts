@@ -10,6 +10,7 @@ import { makeCourse } from "../../test-support/catalogue.js";
 import { json, makeKey } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { png } from "../../test-support/media-files.js";
+import { makeAssignment } from "../assignments/test-fixtures.js";
 import { expireEnrollments } from "../enrollments/expiry.js";
 import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
 import { expireInvites } from "../invites/expiry.js";
@@ -237,6 +238,16 @@ describe("what the worker really sends", () => {
       answers: [{ questionId: questions.data[0].id, response: "t" }],
     });
     await ok("PUT", `/grade-items/${gradeItem.id}/grades/${student.id}`, { overrideScore: 9 });
+    // An assignment handed in late on the student's behalf, then graded with the late deduction.
+    const assignment = await makeAssignment(h.database.db, t.id, {
+      dueAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await ok("POST", "/enrollments", { userId: student.id, courseId: assignment.courseId });
+    const submission = await ok("POST", `/lessons/${assignment.lessonId}/submissions`, {
+      userId: student.id,
+      bodyText: "Relatório",
+    });
+    await ok("PATCH", `/submissions/${submission.id}`, { score: 8 });
     const expiring = await makeCourse(h.database.db, t.id, [{ lessons: [{}] }]);
     const toExpire = await ok("POST", "/enrollments", { userId: student.id, courseId: expiring.courseId });
     await h.database.db.execute(
@@ -289,6 +300,8 @@ describe("what the worker really sends", () => {
       "lesson_completion_reset",
       "enrollment_dropped",
       "quiz_submitted",
+      "assignment_submitted",
+      "assignment_graded",
       "grade_posted",
       "grade_updated",
       "course_grade_changed",

@@ -15,6 +15,10 @@ export const RESOURCE_TAG_LIST = [
   },
   { name: "quizzes", description: "Quizzes, their attempts and scores." },
   {
+    name: "assignments",
+    description: "Assignment settings and extensions, submissions with their attempts, lateness and grading.",
+  },
+  {
     name: "gradebook",
     description: "Grade categories and items, grades with their posting, course grades and the change log.",
   },
