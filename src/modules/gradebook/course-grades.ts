@@ -18,38 +18,76 @@ import {
   computeCourseScores,
 } from "./compute.js";
 import type { GradeStatus } from "./item-schemas.js";
-import { gradingScale, letterOf, num, rowsOf, uuidArray } from "./sql-util.js";
+import { gradingScale, letterOf, num, rowsOf, type Scale, uuidArray } from "./sql-util.js";
 
-/** A course's items and categories as the computation reads them (bounded: MAX_ITEMS, MAX_CATEGORIES). */
-export async function courseStructure(
+/** One row of the computation's read, as JSON: numbers may come back as numbers or strings. */
+type Json = Record<string, unknown>;
+
+/**
+ * What a recompute reads, in one statement (each part bounded: MAX_ITEMS, MAX_CATEGORIES, the students named): the
+ * course's items and categories, the students' grades, their stored course grades and their current enrollments.
+ * One round trip instead of five: a single grade write is a few milliseconds, most of them round trips.
+ */
+async function readForRecompute(
   tx: Executor,
   tenantId: string,
   courseId: string,
-): Promise<{ items: ComputeItem[]; categories: ComputeCategory[] }> {
-  const items = await rowsOf<Record<string, unknown>>(
+  userIds: readonly string[],
+) {
+  const ids = uuidArray(userIds);
+  const [row] = await rowsOf<{
+    items: Json[];
+    categories: Json[];
+    grades: Json[];
+    stored: Json[];
+    enrolled: Json[];
+  }>(
     tx,
-    sql`SELECT id, category_id, max_points, position, excluded_from_final, visible_to_students
-        FROM ${gradeItems} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}`,
+    sql`SELECT
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'category_id', category_id, 'max_points', max_points,
+         'position', position, 'excluded_from_final', excluded_from_final,
+         'visible_to_students', visible_to_students)), '[]')
+       FROM ${gradeItems} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}) AS items,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'weight', weight, 'drop_lowest', drop_lowest)), '[]')
+       FROM ${gradeCategories} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}) AS categories,
+      (SELECT coalesce(json_agg(json_build_object('user_id', user_id, 'grade_item_id', grade_item_id,
+         'score', score, 'override_score', override_score, 'status', status, 'posted_at', posted_at)), '[]')
+       FROM ${grades} WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND user_id = ANY(${ids})) AS grades,
+      (SELECT coalesce(json_agg(json_build_object('user_id', user_id, 'enrollment_id', enrollment_id,
+         'current_score', current_score, 'final_score', final_score,
+         'unposted_current_score', unposted_current_score, 'unposted_final_score', unposted_final_score)), '[]')
+       FROM ${courseGrades}
+       WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND user_id = ANY(${ids})) AS stored,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'user_id', user_id)), '[]')
+       FROM ${enrollments} WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND status <> 'dropped'
+         AND user_id = ANY(${ids})) AS enrolled`,
   );
-  const categories = await rowsOf<Record<string, unknown>>(
-    tx,
-    sql`SELECT id, weight, drop_lowest FROM ${gradeCategories}
-        WHERE tenant_id = ${tenantId} AND course_id = ${courseId}`,
-  );
+  const parts = row as {
+    items: Json[];
+    categories: Json[];
+    grades: Json[];
+    stored: Json[];
+    enrolled: Json[];
+  };
+  const items: ComputeItem[] = parts.items.map((r) => ({
+    id: r.id as string,
+    categoryId: (r.category_id as string | null) ?? null,
+    maxPoints: num(r.max_points) as number,
+    position: r.position as number,
+    excludedFromFinal: r.excluded_from_final as boolean,
+    visibleToStudents: r.visible_to_students as boolean,
+  }));
+  const categories: ComputeCategory[] = parts.categories.map((r) => ({
+    id: r.id as string,
+    weight: num(r.weight),
+    dropLowest: r.drop_lowest as number,
+  }));
   return {
-    items: items.map((r) => ({
-      id: r.id as string,
-      categoryId: (r.category_id as string | null) ?? null,
-      maxPoints: num(r.max_points) as number,
-      position: r.position as number,
-      excludedFromFinal: r.excluded_from_final as boolean,
-      visibleToStudents: r.visible_to_students as boolean,
-    })),
-    categories: categories.map((r) => ({
-      id: r.id as string,
-      weight: num(r.weight),
-      dropLowest: r.drop_lowest as number,
-    })),
+    items,
+    categories,
+    gradeRows: parts.grades,
+    previousRows: parts.stored,
+    enrollmentRows: parts.enrolled,
   };
 }
 
@@ -69,7 +107,7 @@ const ALL_CHUNK = 500;
  * course) inside the caller's transaction, which holds the course's lock: a fixed number of statements whatever
  * their number (the course's items and categories, the students' grades, their stored course grades and current
  * enrollments, one upsert, and the events). Emits `course_grade_changed` for each student whose posted current or
- * final score moved, or adds it to `sink` for a caller that emits its own events with them in one statement.
+ * final score moved, or adds it to `effects` for a caller that emits its own events with them in one statement.
  */
 export async function recomputeCourseGrades(
   tx: Executor,
@@ -77,9 +115,9 @@ export async function recomputeCourseGrades(
   courseId: string,
   who: readonly string[] | "all",
   actor: Actor,
-  sink?: EventInput[],
+  effects?: GradeEffects,
 ): Promise<void> {
-  if (who !== "all") return recomputeFor(tx, tenantId, courseId, [...new Set(who)], actor, sink);
+  if (who !== "all") return recomputeFor(tx, tenantId, courseId, [...new Set(who)], actor, effects);
   const everyone = (
     await rowsOf<{ user_id: string }>(
       tx,
@@ -89,7 +127,7 @@ export async function recomputeCourseGrades(
   ).map((r) => r.user_id);
   // A change to the course's structure moves everyone: a bounded slice of students at a time.
   for (let i = 0; i < everyone.length; i += ALL_CHUNK)
-    await recomputeFor(tx, tenantId, courseId, everyone.slice(i, i + ALL_CHUNK), actor, sink);
+    await recomputeFor(tx, tenantId, courseId, everyone.slice(i, i + ALL_CHUNK), actor, effects);
 }
 
 async function recomputeFor(
@@ -98,26 +136,14 @@ async function recomputeFor(
   courseId: string,
   userIds: readonly string[],
   actor: Actor,
-  sink: EventInput[] | undefined,
+  effects: GradeEffects | undefined,
 ): Promise<void> {
   if (userIds.length === 0) return;
-  const { items, categories } = await courseStructure(tx, tenantId, courseId);
-  const gradeRows = await rowsOf<Record<string, unknown>>(
+  const { items, categories, gradeRows, previousRows, enrollmentRows } = await readForRecompute(
     tx,
-    sql`SELECT user_id, grade_item_id, score, override_score, status, posted_at FROM ${grades}
-        WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND user_id = ANY(${uuidArray(userIds)})`,
-  );
-  const previousRows = await rowsOf<Record<string, unknown>>(
-    tx,
-    sql`SELECT user_id, enrollment_id, current_score, final_score, unposted_current_score, unposted_final_score
-        FROM ${courseGrades}
-        WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND user_id = ANY(${uuidArray(userIds)})`,
-  );
-  const enrollmentRows = await rowsOf<{ id: string; user_id: string }>(
-    tx,
-    sql`SELECT id, user_id FROM ${enrollments}
-        WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND status <> 'dropped'
-          AND user_id = ANY(${uuidArray(userIds)})`,
+    tenantId,
+    courseId,
+    userIds,
   );
   const byUser = new Map<string, ComputeGrade[]>();
   for (const r of gradeRows) {
@@ -143,7 +169,7 @@ async function recomputeFor(
       },
     ]),
   );
-  const enrollmentOf = new Map(enrollmentRows.map((r) => [r.user_id, r.id]));
+  const enrollmentOf = new Map(enrollmentRows.map((r) => [r.user_id as string, r.id as string]));
 
   const changed: (Stored & { userId: string; before: Stored | undefined })[] = [];
   for (const userId of userIds) {
@@ -181,13 +207,10 @@ async function recomputeFor(
       (c.before?.currentScore ?? null) !== c.currentScore || (c.before?.finalScore ?? null) !== c.finalScore,
   );
   if (visible.length === 0) return;
+  const ids = visible.map((c) => c.userId);
   const [scale, subjects] = await Promise.all([
-    gradingScale(tx, tenantId),
-    studentsById(
-      tx,
-      tenantId,
-      visible.map((c) => c.userId),
-    ),
+    effects?.scale ?? gradingScale(tx, tenantId),
+    studentsById(tx, tenantId, ids, effects?.students),
   ]);
   const eventActor = eventActorOf(actor);
   const events: EventInput[] = visible.map((c): EventInput => {
@@ -211,8 +234,8 @@ async function recomputeFor(
       subject: user === undefined ? null : subjectOf(user),
     };
   });
-  if (sink === undefined) await emitEvents(tx, tenantId, events);
-  else sink.push(...events);
+  if (effects === undefined) await emitEvents(tx, tenantId, events);
+  else effects.events.push(...events);
 }
 
 export interface StudentBrief {
@@ -227,12 +250,25 @@ export async function studentsById(
   tx: Executor,
   tenantId: string,
   ids: readonly string[],
+  known: Map<string, StudentBrief> = new Map(),
 ): Promise<Map<string, StudentBrief>> {
-  if (ids.length === 0) return new Map();
+  const missing = [...new Set(ids)].filter((id) => !known.has(id));
+  if (missing.length === 0) return known;
   const rows = await rowsOf<StudentBrief>(
     tx,
     sql`SELECT id, name, email, role FROM ${users}
-        WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray([...new Set(ids)])})`,
+        WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(missing)})`,
   );
-  return new Map(rows.map((r) => [r.id, r]));
+  for (const r of rows) known.set(r.id, r);
+  return known;
+}
+
+/**
+ * What one grade write gathers for its events (the grades', then the course grades' they caused), written by the
+ * caller in one `emitEvents` at the end, and what both read once: the grading scale and the students.
+ */
+export interface GradeEffects {
+  events: EventInput[];
+  scale: Scale;
+  students: Map<string, StudentBrief>;
 }

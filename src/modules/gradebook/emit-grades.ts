@@ -1,10 +1,10 @@
 import type { Executor } from "../../db/client.js";
 import { type Actor, eventActorOf, subjectOf } from "../events/actor.js";
-import { type EventInput, emitEvents } from "../events/emit.js";
+import type { EventInput } from "../events/emit.js";
 import { round2 } from "./compute.js";
-import { studentsById } from "./course-grades.js";
+import { type GradeEffects, studentsById } from "./course-grades.js";
 import { type GradeState, type PlanItem, reportedScore } from "./grade-plan.js";
-import { letterOf, type Scale } from "./sql-util.js";
+import { letterOf } from "./sql-util.js";
 
 export interface GradeMove {
   item: PlanItem;
@@ -18,8 +18,8 @@ export interface GradeMove {
 /**
  * `grade_posted` for each grade that became visible (posted now, not before), `grade_updated` for each posted
  * grade whose score, override or status moved; none for a grade without a score to report (pending, excused).
- * Written with `emitEvents` in the caller's transaction (a fixed number of statements for the whole batch), or
- * added to `sink` for a caller that emits them with others.
+ * Added to `effects` for the caller to write with the course grades' events in its transaction (a fixed number of
+ * statements for the whole batch).
  */
 export async function gradeEventsOf(
   tx: Executor,
@@ -28,9 +28,9 @@ export async function gradeEventsOf(
   courseId: string,
   moves: readonly GradeMove[],
   idOf: ReadonlyMap<string, string>,
-  scale: Scale,
-  sink?: EventInput[],
+  effects: GradeEffects,
 ): Promise<void> {
+  const { scale } = effects;
   const chosen: { move: GradeMove; type: "grade_posted" | "grade_updated"; score: number }[] = [];
   for (const move of moves) {
     const score = reportedScore(move.after);
@@ -44,6 +44,7 @@ export async function gradeEventsOf(
     tx,
     tenantId,
     chosen.map((c) => c.move.userId),
+    effects.students,
   );
   const eventActor = eventActorOf(actor);
   const events: EventInput[] = chosen.map(({ move, type, score }) => {
@@ -73,6 +74,5 @@ export async function gradeEventsOf(
       subject: user === undefined ? null : subjectOf(user),
     } as EventInput;
   });
-  if (sink === undefined) await emitEvents(tx, tenantId, events);
-  else sink.push(...events);
+  effects.events.push(...events);
 }

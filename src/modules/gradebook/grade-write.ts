@@ -4,8 +4,8 @@ import type { Executor } from "../../db/client.js";
 import { enrollments, gradeChanges, gradeItems, grades } from "../../db/schema/index.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
-import { type EventInput, emitEvents } from "../events/emit.js";
-import { recomputeCourseGrades } from "./course-grades.js";
+import { emitEvents } from "../events/emit.js";
+import { type GradeEffects, recomputeCourseGrades } from "./course-grades.js";
 import { gradeEventsOf } from "./emit-grades.js";
 import { type GradeState, type GradeWrite, type PlanItem, type Planned, planWrite } from "./grade-plan.js";
 import { type GradeRow, gradeColumns, gradesByIds, toGradeRecord } from "./grade-repo.js";
@@ -135,17 +135,11 @@ export async function writeGrades(
   // Only what the course grade reads moves it: feedback alone does not. The grades' events, then the course
   // grades' they caused, written together.
   const scale = await gradingScale(tx, tenantId);
-  const events: EventInput[] = [];
-  await gradeEventsOf(tx, tenantId, actor, courseId, toWrite, idOf, scale, events);
-  await recomputeCourseGrades(
-    tx,
-    tenantId,
-    courseId,
-    [...new Set(logged.map((p) => p.userId))],
-    actor,
-    events,
-  );
-  if (events.length > 0) await emitEvents(tx, tenantId, events);
+  const effects: GradeEffects = { events: [], scale, students: new Map() };
+  await gradeEventsOf(tx, tenantId, actor, courseId, toWrite, idOf, effects);
+  const moved = [...new Set(logged.map((p) => p.userId))];
+  await recomputeCourseGrades(tx, tenantId, courseId, moved, actor, effects);
+  if (effects.events.length > 0) await emitEvents(tx, tenantId, effects.events);
 
   const records = new Map(
     (await inChunks([...idOf.values()], (ids) => gradesByIds(tx, tenantId, ids))).map((g) => [

@@ -7,8 +7,8 @@ import { notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Actor } from "../events/actor.js";
-import { type EventInput, emitEvents } from "../events/emit.js";
-import { recomputeCourseGrades } from "./course-grades.js";
+import { emitEvents } from "../events/emit.js";
+import { type GradeEffects, recomputeCourseGrades } from "./course-grades.js";
 import { gradeEventsOf } from "./emit-grades.js";
 import type { GradeState } from "./grade-plan.js";
 import { gradesOfItem, toGradeRecord } from "./grade-repo.js";
@@ -201,10 +201,14 @@ export async function postGrades(
     });
     const idOf = new Map(rows.map((r) => [`${r.grade_item_id}:${r.user_id}`, r.id as string]));
     // The posted grades' events, then the course grades' they caused, written together.
-    const events: EventInput[] = [];
-    await gradeEventsOf(tx, tenantId, actor, courseId, moves, idOf, await gradingScale(tx, tenantId), events);
-    await recomputeCourseGrades(tx, tenantId, courseId, users, actor, events);
-    if (events.length > 0) await emitEvents(tx, tenantId, events);
+    const effects: GradeEffects = {
+      events: [],
+      scale: await gradingScale(tx, tenantId),
+      students: new Map(),
+    };
+    await gradeEventsOf(tx, tenantId, actor, courseId, moves, idOf, effects);
+    await recomputeCourseGrades(tx, tenantId, courseId, users, actor, effects);
+    if (effects.events.length > 0) await emitEvents(tx, tenantId, effects.events);
     return { posted: rows.length, postedAt };
   });
 }
