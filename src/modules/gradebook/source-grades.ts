@@ -157,3 +157,32 @@ export async function recordSourceMissing(
   const results = await writeGrades(tx, tenantId, actor, input.courseId, writes, { requireGrade: true });
   return results.filter((r) => r.status === "created" || r.status === "updated").length;
 }
+
+/**
+ * recordSourceGrade for many students at once (a live class's attendance written for a session): one grade
+ * write of the item fed by the source, set-based, in the caller's transaction. Answers how many grades moved.
+ */
+export async function recordSourceGrades(
+  tx: Executor,
+  tenantId: string,
+  actor: Actor,
+  input: Source & { percents: readonly { userId: string; percent: number }[] },
+): Promise<number> {
+  if (input.percents.length === 0) return 0;
+  const item = await itemOf(tx, tenantId, input);
+  if (item === undefined) return 0;
+  await lockCourseStructure(tx, tenantId, input.courseId);
+  const writes = input.percents.map(({ userId, percent }, index) => ({
+    index,
+    gradeItemId: item.id,
+    userId,
+    score: round2((percent / 100) * item.maxPoints),
+    status: "graded" as const,
+  }));
+  // A user who is not a current student of the course fails its write and gets no grade, as recordSourceGrade.
+  const results = await writeGrades(tx, tenantId, actor, input.courseId, writes, {
+    requireGrade: true,
+    source: "auto",
+  });
+  return results.filter((r) => r.status === "created" || r.status === "updated").length;
+}

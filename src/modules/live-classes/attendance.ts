@@ -13,6 +13,7 @@ import {
   providerDeps,
   type VideoDeps,
 } from "../video-providers/service.js";
+import { gradeAttendance } from "./attendance-grades.js";
 import type { PutAttendanceInput } from "./attendance-schemas.js";
 import { requireHostRight } from "./host.js";
 import { meetingOf } from "./join.js";
@@ -34,7 +35,8 @@ export async function listAttendance(
 }
 
 /**
- * Writes the occurrence's attendance and, for each user newly past the class's threshold (present or late, for
+ * Writes the occurrence's attendance, grades it where the class feeds a grade item (attendance-grades.ts), and,
+ * for each user newly past the class's threshold (present or late, for
  * at least `attendanceThresholdMinutes`), emits `live_class_attended` once and completes the class's lesson
  * through the enrollments' completion path (which emits `lesson_completed`; a user without a current
  * enrollment completes nothing). All in the caller's transaction.
@@ -48,6 +50,13 @@ async function record(
   values: repo.AttendanceValues[],
 ): Promise<number> {
   const stored = await repo.upsertAttendance(tx, tenantId, c.id, occurrenceId, values);
+  await gradeAttendance(
+    tx,
+    tenantId,
+    principal,
+    c,
+    values.map((v) => v.userId),
+  );
   const threshold = c.attendanceThresholdMinutes;
   if (threshold === null) return 0;
   let attended = 0;

@@ -333,6 +333,49 @@ describe("live classes", () => {
     ]);
   });
 
+  it("grades attendance into the course's grade item fed by the class: present or late over the sessions recorded, excused left out", async () => {
+    const c = await schedule({ classGroupId: null, courseId });
+    const [o1, o2, o3] = await occurrencesOf(c.id);
+    const asAdmin = (method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+      h.inject({
+        method,
+        url,
+        headers: {
+          host: a.host,
+          ...adminA,
+          ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      });
+    const item = await asAdmin("POST", `/api/institution/courses/${courseId}/grade-items`, {
+      title: "Presença",
+      maxPoints: 10,
+      sourceType: "live_class",
+      sourceId: c.id,
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    const scoreOf = async () => {
+      const res = await asAdmin("GET", `/api/institution/grade-items/${item.json().id}/grades`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res
+        .json()
+        .data.map((g: { userId: string; score: number; source: string }) => [g.userId, g.score, g.source]);
+    };
+    const take = (occurrenceId: string, status: string, userId = member.id) =>
+      call("PUT", `${BASE}/${c.id}/attendance`, { occurrenceId, records: [{ userId, status }] });
+    expect((await take(o1.id, "present")).statusCode).toBe(200);
+    // The outsider is no student of the course: attendance recorded, no grade.
+    expect((await take(o1.id, "present", outsider.id)).statusCode).toBe(200);
+    expect(await scoreOf()).toEqual([[member.id, 10, "auto"]]);
+    await take(o2.id, "absent");
+    expect(await scoreOf()).toEqual([[member.id, 5, "auto"]]);
+    await take(o3.id, "excused");
+    expect(await scoreOf()).toEqual([[member.id, 5, "auto"]]);
+    // A correction moves the grade: the second session was attended late after all.
+    await take(o2.id, "late");
+    expect(await scoreOf()).toEqual([[member.id, 10, "auto"]]);
+  });
+
   it("records attendance by hand: past the threshold it emits live_class_attended once and completes the lesson", async () => {
     const c = await schedule({ lessonId, classGroupId: null, attendanceThresholdMinutes: 45 });
     expect(c.courseId).toBe(courseId);
