@@ -151,7 +151,9 @@ describe("e-mail messages by template", () => {
     await h.database.db.execute(sql`UPDATE email_messages SET created_at = '2022-01-01'
       WHERE tenant_id = ${a.id} AND to_user_id = ${users[0]?.id}`);
     expect(await total(cookieA, a, "/email/messages?since=2024-01-01T00:00:00Z&perPage=1")).toBe(all - 2);
-    expect(await total(cookieA, a, "/email/messages?since=2024-01-01T00:00:00Z&perPage=1&page=9")).toBe(all - 2);
+    expect(await total(cookieA, a, "/email/messages?since=2024-01-01T00:00:00Z&perPage=1&page=9")).toBe(
+      all - 2,
+    );
     expect(await total(cookieA, a, "/email/messages?since=2999-01-01T00:00:00Z")).toBe(0);
   });
 });
