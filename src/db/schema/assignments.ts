@@ -109,7 +109,7 @@ export const submissions = pgTable(
     ...content,
     late: boolean("late").notNull().default(false),
     secondsLate: integer("seconds_late").notNull().default(0),
-    /** Reserved for the rubrics module's assessments; not linked yet. */
+    /** The rubric assessment that graded it last (set by gradeSubmissionByRubric); no foreign key. */
     rubricAssessmentId: uuid("rubric_assessment_id"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),

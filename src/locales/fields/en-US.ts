@@ -143,7 +143,6 @@ export const enUSFields = {
   "field.unknown_rating": "The criterion has no rating with this id: {id}.",
   "field.criterion_unscored": "Every criterion needs one score; this one has none: {id}.",
   "field.rubric_points": "Must be from {min} to {max} for this criterion and rating.",
-  "field.target_unsupported": "Only quiz_attempt can be assessed for now.",
   "field.unknown_target": "No quiz attempt of this institution has this id: {id}.",
   "field.rubric_other_course": "The rubric belongs to another course than the assessed work.",
   "field.csv_columns": "The CSV needs a header line with the columns: {columns}.",

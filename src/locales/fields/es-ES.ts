@@ -151,7 +151,6 @@ export const esESFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_rating": "El criterio no tiene ningún nivel con este id: {id}.",
   "field.criterion_unscored": "Cada criterio necesita una puntuación; este no la tiene: {id}.",
   "field.rubric_points": "Debe estar entre {min} y {max} para este criterio y nivel.",
-  "field.target_unsupported": "Por ahora solo se puede evaluar quiz_attempt.",
   "field.unknown_target": "Ningún intento de cuestionario de esta institución tiene este id: {id}.",
   "field.rubric_other_course": "La rúbrica pertenece a otro curso que el del trabajo evaluado.",
   "field.csv_columns": "El CSV necesita una línea de encabezado con las columnas: {columns}.",

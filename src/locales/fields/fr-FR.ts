@@ -151,7 +151,6 @@ export const frFRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_rating": "Le critère n'a aucun niveau avec cet id : {id}.",
   "field.criterion_unscored": "Chaque critère doit être noté ; celui-ci ne l'est pas : {id}.",
   "field.rubric_points": "Doit être entre {min} et {max} pour ce critère et ce niveau.",
-  "field.target_unsupported": "Seul quiz_attempt peut être évalué pour l'instant.",
   "field.unknown_target": "Aucune tentative de quiz de l'établissement n'a cet id : {id}.",
   "field.rubric_other_course": "La grille appartient à un autre cours que le travail évalué.",
   "field.csv_columns": "Le CSV doit avoir une ligne d'en-tête avec les colonnes : {columns}.",

@@ -149,7 +149,6 @@ export const ptBRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_rating": "O critério não tem nível com este id: {id}.",
   "field.criterion_unscored": "Cada critério precisa de uma pontuação; este não tem: {id}.",
   "field.rubric_points": "Deve estar entre {min} e {max} para este critério e nível.",
-  "field.target_unsupported": "Por enquanto só quiz_attempt pode ser avaliado.",
   "field.unknown_target": "Nenhuma tentativa de quiz desta instituição tem este id: {id}.",
   "field.rubric_other_course": "A rubrica pertence a outro curso que não o do trabalho avaliado.",
   "field.csv_columns": "O CSV precisa de uma linha de cabeçalho com as colunas: {columns}.",

@@ -16,6 +16,7 @@ import type {
 } from "./schemas.js";
 
 // What other modules (and the worker) may call.
+export { gradeSubmissionByRubric, submissionBrief } from "./grade.js";
 export { markMissingSubmissions } from "./missing.js";
 
 async function toRecord(db: Executor, tenantId: string, row: repo.AssignmentRow): Promise<AssignmentRecord> {

@@ -192,6 +192,7 @@ export async function writeAttempt(
     feedback: null,
     gradedAt: null,
     gradedBy: null,
+    rubricAssessmentId: null,
   };
   if (existingId === undefined) {
     const rows = await tx
@@ -220,6 +221,7 @@ export async function updateSubmission(
     feedback: string | null;
     gradedAt: SQL;
     gradedBy: unknown;
+    rubricAssessmentId: string | null;
   }>,
 ): Promise<SubmissionRow> {
   const rows = await tx

@@ -84,7 +84,11 @@ const fields = {
   attempt: Type.Integer({ minimum: 0, description: "0 for a `missing` submission." }),
   status: StringEnum(SUBMISSION_STATUSES),
   ...content,
-  rubricAssessmentId: Nullable(Uuid, { description: "Reserved for rubric assessments; null for now." }),
+  rubricAssessmentId: Nullable(Uuid, {
+    description:
+      "The grading rubric assessment that gave its current score (POST /rubrics/:id/assessments); null " +
+      "for a score given by PATCH and for a new attempt.",
+  }),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 };

@@ -1,5 +1,6 @@
 import fontkit from "@pdf-lib/fontkit";
 import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
 import { renderCertificate } from "./pdf-task.js";
 
@@ -33,6 +34,20 @@ async function embeddedFonts(bytes: Uint8Array) {
 }
 
 describe("the certificate's drawing (the worker thread's task, called directly)", () => {
+  it("maps every glyph to its text on every page, whatever the thread drew before", async () => {
+    // First in this file, so nothing drew a bold n or u on this thread before. Drawing ñ and ú makes a subset take
+    // n and u as parts of composite glyphs, without their characters; a page drawn after it on the same thread must
+    // still map its own n and u to text. The title is bold too: one without n or u, so the name draws them first.
+    const input = { ...INPUT, title: "Certificado" };
+    await renderCertificate({ ...input, studentName: "Carla Núñez" });
+    const bytes = await renderCertificate({ ...input, studentName: "Bruno Çelik" });
+    const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const content = await (await doc.getPage(1)).getTextContent();
+    await doc.destroy();
+    const text = content.items.map((item) => ("str" in item ? item.str : "")).join(" ");
+    expect(text).toContain("Bruno Çelik");
+  });
+
   it("embeds subsets of Noto Sans whose every glyph has its outline (no misplaced glyph data)", async () => {
     const fonts = await embeddedFonts(await renderCertificate(INPUT));
     expect(fonts).toHaveLength(2);

@@ -64,6 +64,11 @@ const cachingFontkit = {
       font = padGlyphs(fontkit.create(bytes, postscriptName));
       parsed.set(bytes, font);
     }
+    // fontkit keeps each glyph object with the characters it was first made for, and a subset makes the parts of a
+    // composite glyph (the n of ñ, the u of ú) with none: kept across documents, a later page's n and u then map to
+    // no text in its ToUnicode table (PDF.js read "Bruno" as "Br o"). Each document starts with no glyph objects;
+    // the costly part kept, the layout tables, stays.
+    font._glyphs = [];
     return font;
   },
 };

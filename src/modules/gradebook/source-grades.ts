@@ -35,7 +35,7 @@ async function itemOf(tx: Executor, tenantId: string, source: Source) {
  * caller's transaction, as any grade write (log, course grade, events), with source `auto`. `status` defaults
  * to `graded` (an assignment handed in late passes `late`); `feedback`, when given, replaces the grade's.
  * Nothing happens when no item takes its grades from the source, or when the user is not a current student of
- * the course.
+ * the course. Answers the item written (none in those cases).
  */
 export async function recordSourceGrade(
   tx: Executor,
@@ -47,12 +47,12 @@ export async function recordSourceGrade(
     status?: "graded" | "late";
     feedback?: string | null;
   },
-): Promise<void> {
+): Promise<string[]> {
   const item = await itemOf(tx, tenantId, input);
-  if (item === undefined) return;
+  if (item === undefined) return [];
   await lockCourseStructure(tx, tenantId, input.courseId);
   const score = round2((input.percent / 100) * item.maxPoints);
-  await writeGrades(
+  const results = await writeGrades(
     tx,
     tenantId,
     actor,
@@ -69,6 +69,7 @@ export async function recordSourceGrade(
     ],
     { requireGrade: true, source: "auto" },
   );
+  return results.some((r) => r.status !== "failed") ? [item.id] : [];
 }
 
 /**

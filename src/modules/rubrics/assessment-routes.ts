@@ -28,14 +28,17 @@ export function assessmentRoutes(app: App, ctx: AppContext): void {
           "criterion has `useRange` (above the next lower rating's points, up to its own), or anywhere from 0 " +
           "to the criterion's points when the rubric has `freeFormComments`; a `comment` is always allowed. " +
           "`targetType` `quiz_attempt`: a submitted attempt of the institution (400 unknown, 409 in progress); " +
-          "`submission` is reserved and answers 400 until submissions exist. A course rubric assesses work of " +
-          "its course only (400). The assessed `userId` is the target's. A `grading` assessment writes the " +
+          "`submission`: a submission of the institution (400 unknown), graded by a `grading` assessment as " +
+          "`PATCH /submissions/:id` grades it (score `totalPoints / pointsPossible ×` the assignment's points, " +
+          "late policy applied, its grade item, `assignment_graded`; the submission's `rubricAssessmentId` is " +
+          "set). A course rubric assesses work of " +
+          "its course only (400). The assessed `userId` is the target's. A `grading` assessment of an attempt writes the " +
           "grade of every item of the target's course that names this rubric and takes no other source (or the " +
           "target's quiz): `totalPoints / pointsPossible × maxPoints`, as any grade (change log, course grade, " +
           "`grade_posted`/`grade_updated`, source `manual`), in the same transaction; `gradeItemIds` names them. " +
           "`peer_review` and `self` never write grades. 409 for an archived rubric. Teachers' sessions assess " +
           "work of the courses they teach only (403). A student's session records `self` assessments of its own " +
-          "attempts only (400 for another type; another's attempt is an unknown `targetId`).",
+          "attempts and submissions only (400 for another type; another's attempt is an unknown `targetId`).",
         params: IdParams,
         body: CreateAssessmentBody,
         response: { 201: Assessment },

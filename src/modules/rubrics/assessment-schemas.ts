@@ -4,7 +4,7 @@ import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageQuery } from "../../platform/pagination/pagination.js";
 import { Criterion, MAX_CRITERIA, MAX_POINTS, RUBRIC_EXAMPLE } from "./schemas.js";
 
-/** What can be assessed. `submission` is reserved for the submissions group (answered 400 until it exists). */
+/** What can be assessed: a quiz attempt or an assignment's submission. */
 export const TARGET_TYPES = ["quiz_attempt", "submission"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 export const ASSESSMENT_TYPES = ["grading", "peer_review", "self"] as const;

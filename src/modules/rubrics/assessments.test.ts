@@ -216,9 +216,10 @@ describe("assessments", () => {
     expect(fieldsOf(missing)).toEqual(["criterionScores"]);
     const twice = await post({ criterionScores: [...scores(r, 10, 5), scores(r, 10, 5)[0]] });
     expect(fieldsOf(twice)).toEqual(["criterionScores[2].criterionId"]);
+    // An attempt's id is no submission's.
     const submission = await post({ targetType: "submission", criterionScores: scores(r, 10, 5) });
     expect(submission.statusCode).toBe(400);
-    expect(fieldsOf(submission)).toEqual(["targetType"]);
+    expect(fieldsOf(submission)).toEqual(["targetId"]);
     const foreign = await submittedAttempt(h.database.db, b);
     const other = await post({ targetId: foreign.attemptId, criterionScores: scores(r, 10, 5) });
     const unknown = await post({ targetId: randomUUID(), criterionScores: scores(r, 10, 5) });

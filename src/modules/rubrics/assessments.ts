@@ -13,7 +13,7 @@ import type {
   AssessmentSummaryRecord,
   CreateAssessmentInput,
 } from "./assessment-schemas.js";
-import { quizAttemptTarget, recordAssessment } from "./record.js";
+import { quizAttemptTarget, recordAssessment, submissionTarget } from "./record.js";
 import { assessmentCounter, findRubric } from "./repo.js";
 import type { CriterionRecord } from "./schemas.js";
 
@@ -42,8 +42,11 @@ export async function createAssessment(
 ): Promise<AssessmentRecord> {
   return db.transaction(async (tx) => {
     if ((await findRubric(tx, tenantId, rubricId)) === undefined) throw notFound();
-    if (input.targetType !== "quiz_attempt") throw validationError("targetType", "field.target_unsupported");
-    const target = await quizAttemptTarget(tx, tenantId, input.targetId.toLowerCase());
+    const targetId = input.targetId.toLowerCase();
+    const target =
+      input.targetType === "submission"
+        ? await submissionTarget(tx, tenantId, targetId)
+        : await quizAttemptTarget(tx, tenantId, targetId);
     const learner = learnerOf(actor);
     if (learner === undefined) await assertCourseStaff(tx, tenantId, actor, target.courseId);
     else {
