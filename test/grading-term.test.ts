@@ -8,11 +8,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/outbox/worker.js";
 import { callApi, type Method, useApi } from "../src/test-support/api.js";
 import { makeKey } from "../src/test-support/harness.js";
+import { pdfText } from "../src/test-support/pdf-text.js";
 
 let receiver: Server;
 let port: number;
@@ -64,15 +64,7 @@ async function until(condition: () => boolean, what: string, ms = 20_000) {
   }
 }
 
-async function textOf(bytes: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-  const content = await (await doc.getPage(1)).getTextContent();
-  await doc.destroy();
-  return content.items
-    .map((item) => ("str" in item ? item.str : ""))
-    .join(" ")
-    .replace(/\s+/g, " ");
-}
+const textOf = async (bytes: Buffer) => (await pdfText(bytes)).text;
 
 const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
 import { certificates, emailMessages } from "../../db/schema/index.js";
 import { callApi, MANY_STUDENTS } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import type { TestTenant } from "../../test-support/harness.js";
 import { useMailKit } from "../../test-support/mail-kit.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 import { createUser } from "../users/service.js";
 
 const k = useMailKit(MANY_STUDENTS);
@@ -14,15 +14,7 @@ const { h, a, b, drain, mailTo } = k;
 const call = (t: TestTenant, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
   callApi(h, t, t === a ? k.keyA : k.keyB, method, url, payload);
 
-async function textOf(bytes: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-  const content = await (await doc.getPage(1)).getTextContent();
-  await doc.destroy();
-  return content.items
-    .map((item) => ("str" in item ? item.str : ""))
-    .join(" ")
-    .replace(/\s+/g, " ");
-}
+const textOf = async (bytes: Buffer) => (await pdfText(bytes)).text;
 
 async function student(t: TestTenant, name: string) {
   const email = `s-${randomUUID().slice(0, 8)}@${t.slug}.test`;

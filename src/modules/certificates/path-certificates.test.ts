@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { platformEvents } from "../../db/schema/index.js";
 import { callApi, MANY_STUDENTS, WHOLE_PATHS } from "../../test-support/api.js";
 import { makeCourse, type TestCourse } from "../../test-support/catalogue.js";
 import { makeUser, type TestTenant } from "../../test-support/harness.js";
 import { useMailKit } from "../../test-support/mail-kit.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 
 /** Learning paths issue certificates: a template names paths as it names courses. */
 const k = useMailKit(MANY_STUDENTS);
@@ -37,15 +37,7 @@ async function enrollInPath(t: TestTenant, id: string, userId: string) {
 const complete = (t: TestTenant, course: TestCourse, userId: string) =>
   call(t, "PUT", `/lessons/${course.lessonIds[0]}/completions/${userId}`, {});
 
-async function textOf(bytes: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-  const content = await (await doc.getPage(1)).getTextContent();
-  await doc.destroy();
-  return content.items
-    .map((item) => ("str" in item ? item.str : ""))
-    .join(" ")
-    .replace(/\s+/g, " ");
-}
+const textOf = async (bytes: Buffer) => (await pdfText(bytes)).text;
 
 beforeAll(async () => {
   c1 = await makeCourse(h.database.db, a.id, [{ lessons: [{}] }], "Estatística");

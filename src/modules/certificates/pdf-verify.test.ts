@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AS_WRITTEN, callApi, MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { makeKey, type TestTenant } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { png } from "../../test-support/media-files.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 import { createUser } from "../users/service.js";
 
 const { h, tenants, call } = useApi({
@@ -62,14 +62,9 @@ const pdfOf = (t: TestTenant, key: string, id: string) => call(t, key, "GET", `/
 
 /** The page's text as Mozilla's PDF.js reads it, runs joined by spaces (a wrapped line reads back as one). */
 async function textOf(bytes: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-  expect(doc.numPages).toBe(1);
-  const content = await (await doc.getPage(1)).getTextContent();
-  await doc.destroy();
-  return content.items
-    .map((item) => ("str" in item ? item.str : ""))
-    .join(" ")
-    .replace(/\s+/g, " ");
+  const pdf = await pdfText(bytes);
+  expect(pdf.pages).toBe(1);
+  return pdf.text;
 }
 
 describe("a certificate's PDF", () => {
