@@ -14,6 +14,7 @@ import {
   liveClassOccurrences,
   tenants,
 } from "../../db/schema/index.js";
+import { uuidArray } from "../../db/uuid-array.js";
 import { MAX_DURATION_MINUTES } from "../live-classes/schemas.js";
 import { eventColumns } from "./repo.js";
 import type { CalendarEventRecord } from "./schemas.js";
@@ -48,8 +49,6 @@ export async function audienceOf(db: Executor, tenantId: string, userId: string)
 }
 
 export type Audience = Awaited<ReturnType<typeof audienceOf>> & { userId: string };
-
-const uuidArray = (ids: string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
 
 /** The earliest a live class can start and still be running as the window opens (none lasts longer). */
 const earliestStart = (window: Window) =>

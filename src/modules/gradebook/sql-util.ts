@@ -1,11 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { getSettings, letterFor } from "../settings/service.js";
 
-/** Ids as one `uuid[]` parameter: one statement however many (ids are validated uuids). */
-export function uuidArray(ids: readonly string[]): SQL {
-  return sql`${`{${ids.join(",")}}`}::uuid[]`;
-}
+export { uuidArray } from "../../db/uuid-array.js";
 
 /** Rows of a raw statement, on PGlite or `pg`. */
 export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { liveClassAttendance } from "../../db/schema/index.js";
+import { uuidArray } from "../../db/uuid-array.js";
 import type { Actor } from "../events/actor.js";
 import { recordSourceGrades } from "../gradebook/service.js";
 import type { ClassRow } from "./repo.js";
@@ -26,7 +27,7 @@ export async function gradeAttendance(
            count(*) FILTER (WHERE status <> 'excused')::int AS counted
     FROM ${liveClassAttendance}
     WHERE tenant_id = ${tenantId} AND live_class_id = ${c.id}
-      AND user_id = ANY(${`{${[...new Set(userIds)].join(",")}}`}::uuid[])
+      AND user_id = ANY(${uuidArray([...new Set(userIds)])})
     GROUP BY user_id`)) as unknown as { rows: { userId: string; attended: number; counted: number }[] };
   const percents = rows.rows
     .filter((r) => r.counted > 0)

@@ -3,17 +3,13 @@ import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { runPageQuery } from "../../db/page-query.js";
 import { classGroups, courses, questions, tagAssignments, users } from "../../db/schema/index.js";
+import { uuidArray } from "../../db/uuid-array.js";
 import { type CappedTotal, exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { AssignmentRecord, AssignmentSort, ResourceType } from "./schemas.js";
 
 /** The table each resource type names; every one is keyed `(tenant_id, id)`. */
 const TABLES = { user: users, course: courses, class: classGroups, question: questions } as const;
-
-/** Ids as one `uuid[]` parameter (they passed the uuid format check), however many there are. */
-function uuidArray(ids: readonly string[]): SQL {
-  return sql`${`{${ids.join(",")}}`}::uuid[]`;
-}
 
 const columns = {
   resourceType: tagAssignments.resourceType,
