@@ -24,6 +24,7 @@ import type { Config } from "../src/config/index.js";
 import type { Database, Db } from "../src/db/client.js";
 import { createContext } from "../src/platform/context.js";
 import { analyze, insertedId } from "../src/test-support/list-fixtures/types.js";
+import { summarise } from "./protocol.js";
 import { type BenchTenant, makeKey, makeTenant } from "./seed.js";
 
 export const GRADEBOOK_STUDENTS = 100;
@@ -46,10 +47,6 @@ export interface GradebookResult {
   problems: string[];
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-};
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** A published course of `students` new students, each enrolled, with `items` grade items; ids back. */
@@ -213,7 +210,8 @@ export async function measureGradebook(
       if (r > 0) seconds.push(round(took, 3));
       statements = captured;
     }
-    const medianSeconds = percentile(seconds, 50);
+    // Seconds to the millisecond: summarise rounds to two decimals of its unit.
+    const medianSeconds = summarise(seconds.map((x) => x * 1000)).p50 / 1000;
     log(
       `(r2) bulk of ${BULK_STUDENTS * GRADEBOOK_ITEMS} grades: median ${medianSeconds} s, ${statements} statements`,
     );
@@ -233,11 +231,8 @@ export async function measureGradebook(
       if (res.status !== 200 && res.status !== 201) problems.push(`write: ${res.status}`);
       else if (body.score !== score) problems.push(`write: score ${body.score} for ${score}`);
     }
-    const write = {
-      requests: WRITE_REQUESTS,
-      p50Ms: round(percentile(latencies, 50)),
-      p99Ms: round(percentile(latencies, 99)),
-    };
+    const { p50, p99 } = summarise(latencies);
+    const write = { requests: WRITE_REQUESTS, p50Ms: p50, p99Ms: p99 };
     log(`(r3) one grade write: p50 ${write.p50Ms} ms, p99 ${write.p99Ms} ms`);
 
     const pdf = await measurePdfs(db, config, send, problems, log);
@@ -317,6 +312,6 @@ async function measurePdfs(
     requests: PDF_REQUESTS,
     concurrency: PDF_CONCURRENCY,
     perSecond,
-    bytesMedian: percentile(sizes, 50),
+    bytesMedian: summarise(sizes).p50,
   };
 }
