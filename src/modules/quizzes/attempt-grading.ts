@@ -2,6 +2,7 @@ import type { Executor } from "../../db/client.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
+import { assertTeaches } from "../gradebook/service.js";
 import { recordOf } from "./attempt-records.js";
 import * as repo from "./attempt-repo.js";
 import type { AttemptRecord, GradeAnswersInput, UpdateAttemptInput } from "./attempt-schemas.js";
@@ -102,6 +103,7 @@ export async function updateAttempt(
     let attempt = await repo.findAttempt(tx, tenantId, attemptId, true);
     if (attempt === undefined) throw notFound();
     const quiz = (await findQuiz(tx, tenantId, attempt.quizId, "share")) as QuizRow;
+    await assertTeaches(tx, tenantId, actor, quiz.courseId);
     if (input.answers !== undefined) {
       attempt = await gradeInTx(tx, tenantId, actor, quiz, attempt, { answers: input.answers });
     }

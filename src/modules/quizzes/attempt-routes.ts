@@ -3,6 +3,7 @@ import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { TEACHER_RULE } from "../gradebook/access.js";
 import { attemptRead, attemptWrite } from "./access.js";
 import {
   Attempt,
@@ -15,6 +16,8 @@ import {
 import * as attempts from "./attempt-service.js";
 
 const tags = ["quizzes"];
+/** Attempts are grades: the gradebook's rule for teachers holds here too, so grading is no way around it. */
+const ATTEMPT_RULE = TEACHER_RULE.replace("course's gradebook is", "course's quiz attempts are");
 
 export function attemptRoutes(app: App, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -29,14 +32,20 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
         description:
           "Newest first unless `sort` says otherwise. Filter by `userId` and `status`. Each attempt carries " +
           "its user's `keptScore` and `keptPercent` (the quiz's scoring policy over their graded attempts). " +
-          cappedTotalNote("unfiltered and with `status` alone"),
+          `${cappedTotalNote("unfiltered and with `status` alone")} ${ATTEMPT_RULE}`,
         params: IdParams,
         querystring: ListAttemptsQuery,
         response: { 200: AttemptPage },
       },
     },
     (request) =>
-      attempts.listAttempts(db, tenantOf(request).id, requireUuid(request.params.id), request.query),
+      attempts.listAttempts(
+        db,
+        tenantOf(request).id,
+        principalOf(request),
+        requireUuid(request.params.id),
+        request.query,
+      ),
   );
 
   app.post(
@@ -56,7 +65,7 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
           "`answers` (only when every section is fixed) it is submitted and scored at once, and `quiz_submitted` " +
           "is emitted. An attempt taken elsewhere must have been taken in time: on a timed quiz, a " +
           "`timeSpentSeconds` more than the limit plus 30 s of grace is 400 `validation_failed` and nothing is " +
-          "recorded.",
+          `recorded. ${ATTEMPT_RULE}`,
         params: IdParams,
         body: StartAttemptBody,
         response: { 201: Attempt },
@@ -82,12 +91,13 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Get an attempt",
-        description: "Its drawn questions (without answers) and, once submitted, each answer's score.",
+        description: `Its drawn questions (without answers) and, once submitted, each answer's score. ${ATTEMPT_RULE}`,
         params: IdParams,
         response: { 200: Attempt },
       },
     },
-    (request) => attempts.getAttempt(db, tenantOf(request).id, requireUuid(request.params.id)),
+    (request) =>
+      attempts.getAttempt(db, tenantOf(request).id, principalOf(request), requireUuid(request.params.id)),
   );
 
   app.post(
@@ -107,7 +117,7 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
           "submitted with no answers " +
           "(scored 0), `submittedAt` = `endsAt`, by the system, with `quiz_submitted`, the scoring policy and " +
           "the gradebook as for any submission. A `timeSpentSeconds` more than the attempt's time allowed " +
-          "(limit + extra time) plus the grace is 400.",
+          `(limit + extra time) plus the grace is 400. ${ATTEMPT_RULE}`,
         params: IdParams,
         body: SubmitAttemptBody,
         response: { 200: Attempt },
@@ -136,7 +146,7 @@ export function attemptRoutes(app: App, ctx: AppContext): void {
           "`graded`, `passed` is set and `quiz_graded` is emitted with `previousScore`. `extraTimeSeconds` " +
           "(0 to 604,800, replacing what was given) moves an open timed attempt's `endsAt` to its start + the " +
           "limit + the extra time, even after the end has passed while the worker has not yet closed it; 409 " +
-          "`conflict` once the attempt is submitted.",
+          `\`conflict\` once the attempt is submitted. ${ATTEMPT_RULE}`,
         params: IdParams,
         body: UpdateAttemptBody,
         response: { 200: Attempt },

@@ -4,6 +4,7 @@ import { AppError, notFound, validationError } from "../../platform/errors/app-e
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Actor } from "../events/actor.js";
+import { assertTeaches } from "../gradebook/service.js";
 import { recordOf, recordsOf } from "./attempt-records.js";
 import * as repo from "./attempt-repo.js";
 import type {
@@ -25,11 +26,13 @@ const conflict = (messageKey: string) => new AppError("conflict", { messageKey }
 export async function listAttempts(
   db: Executor,
   tenantId: string,
+  actor: Actor,
   quizId: string,
   query: ListAttemptsQueryType,
 ) {
   const quiz = await findQuiz(db, tenantId, quizId);
   if (quiz === undefined) throw notFound();
+  await assertTeaches(db, tenantId, actor, quiz.courseId);
   const window = pageWindow(query);
   const filter = { userId: query.userId, status: query.status };
   const [rows, total] = await Promise.all([
@@ -39,10 +42,17 @@ export async function listAttempts(
   return cappedPageEnvelope(await recordsOf(db, tenantId, quiz, rows), total, window);
 }
 
-export async function getAttempt(db: Executor, tenantId: string, id: string): Promise<AttemptRecord> {
+export async function getAttempt(
+  db: Executor,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+): Promise<AttemptRecord> {
   const row = await repo.findAttempt(db, tenantId, id);
   if (row === undefined) throw notFound();
-  return recordOf(db, tenantId, (await findQuiz(db, tenantId, row.quizId)) as QuizRow, row);
+  const quiz = (await findQuiz(db, tenantId, row.quizId)) as QuizRow;
+  await assertTeaches(db, tenantId, actor, quiz.courseId);
+  return recordOf(db, tenantId, quiz, row);
 }
 
 /**
@@ -62,6 +72,7 @@ export async function startAttempt(
   const { quiz, row } = await db.transaction(async (tx) => {
     const quiz = await findQuiz(tx, tenantId, quizId, "share");
     if (quiz === undefined) throw notFound();
+    await assertTeaches(tx, tenantId, actor, quiz.courseId);
     if (input.answers !== undefined && quiz.sections.some((s) => s.source.type === "random")) {
       throw validationError("answers", "field.answers_need_fixed");
     }
@@ -127,10 +138,11 @@ export async function submitAttempt(
   const { quiz, row } = await db.transaction(async (tx) => {
     const attempt = await repo.findAttempt(tx, tenantId, attemptId, true);
     if (attempt === undefined) throw notFound();
+    const quiz = (await findQuiz(tx, tenantId, attempt.quizId, "share")) as QuizRow;
+    await assertTeaches(tx, tenantId, actor, quiz.courseId);
     if (attempt.status !== "in_progress") throw conflict("conflict.attempt_submitted");
     assertInTime(attempt);
     assertTimeSpent(allowedSeconds(attempt), input.timeSpentSeconds);
-    const quiz = (await findQuiz(tx, tenantId, attempt.quizId, "share")) as QuizRow;
     return {
       quiz,
       row: await submitInTx(tx, tenantId, actor, quiz, attempt, {

@@ -9,7 +9,14 @@ import {
   quizAttempts,
 } from "../../db/schema/index.js";
 import { AS_WRITTEN, fieldsOf, MANY_STUDENTS, type Method, useApi } from "../../test-support/api.js";
-import { json, makeKey, makeUser, roleCookie, UNLIMITED_KEY } from "../../test-support/harness.js";
+import {
+  json,
+  makeKey,
+  makeUser,
+  roleCookie,
+  signedInUser,
+  UNLIMITED_KEY,
+} from "../../test-support/harness.js";
 import { enroll, makeQuizLesson, type QuizLesson } from "./test-fixtures.js";
 
 // Every attempt here needs its own student; the free plan's student limit is not what is under test.
@@ -538,19 +545,31 @@ describe("attempts", () => {
     );
 
     const student = await roleCookie(h, a, "student");
-    const teacher = await roleCookie(h, a, "teacher");
-    const as = (cookie: string) =>
-      h.inject({
-        method: "GET",
-        url: `/api/institution/quiz-attempts/${attempt.id}`,
-        headers: { host: a.host, cookie },
-      });
+    const outsider = await roleCookie(h, a, "teacher");
+    const teacher = await signedInUser(h, a, "teacher");
+    await h.database.db
+      .insert(enrollments)
+      .values({ tenantId: a.id, userId: teacher.id, courseId: s.lesson.courseId, role: "teacher" });
+    const as = (
+      cookie: string,
+      method: Method = "GET",
+      url = `/api/institution/quiz-attempts/${attempt.id}`,
+    ) => h.inject({ method, url, headers: { host: a.host, cookie } });
     expect((await as(student)).statusCode).toBe(403);
-    expect((await as(teacher)).statusCode).toBe(200);
+    // The gradebook's rule: a teacher's session acts on the courses it teaches only, and attempts are grades.
+    for (const [method, url, payload] of foreign) {
+      const res = await h.inject({ method, url, payload, headers: { host: a.host, cookie: outsider } });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json().error).toBe("forbidden");
+    }
+    expect((await as(teacher.cookie)).statusCode).toBe(200);
+    expect(
+      (await as(teacher.cookie, "GET", `/api/institution/quizzes/${s.quizId}/attempts`)).statusCode,
+    ).toBe(200);
     const teacherSubmit = await h.inject({
       method: "POST",
       url: `/api/institution/quiz-attempts/${attempt.id}/submit`,
-      headers: { host: a.host, cookie: teacher, ...json },
+      headers: { host: a.host, cookie: teacher.cookie, ...json },
       payload: { answers: [{ questionId: s.ids[0], response: "b" }] },
     });
     expect(teacherSubmit.statusCode).toBe(200);
