@@ -159,6 +159,26 @@ describe("the missing sweep", () => {
     const all = await call("GET", `/lessons/${made.lessonId}/submissions`);
     expect(all.json().pagination.total).toBe(4);
   });
+
+  it("marks a student whose extension is removed after the assignment's due date was swept without them", async () => {
+    const made = await makeAssignment(h.database.db, a.id, { dueAt: at(HOUR) });
+    const gradeItemId = await item(made.courseId, made.assignmentId);
+    const extended = await student(made.courseId);
+    const url = `/assignments/${made.assignmentId}/extensions/${extended.id}`;
+    expect((await call("PUT", url, { dueAt: at(10 * HOUR) })).statusCode).toBe(201);
+    await markMissingSubmissions(h.database.db, new Date(Date.now() + 2 * HOUR));
+    expect(await gradeOf(gradeItemId, extended.id)).toBeUndefined();
+
+    expect((await call("DELETE", url)).statusCode).toBe(204);
+    const pass = await markMissingSubmissions(h.database.db, new Date(Date.now() + 3 * HOUR));
+    expect(pass.marked).toBeGreaterThanOrEqual(1);
+    const [row] = await h.database.db
+      .select({ status: submissions.status })
+      .from(submissions)
+      .where(and(eq(submissions.lessonId, made.lessonId), eq(submissions.userId, extended.id)));
+    expect(row?.status).toBe("missing");
+    expect(await gradeOf(gradeItemId, extended.id)).toMatchObject({ status: "missing" });
+  });
 });
 
 describe("comments", () => {

@@ -202,3 +202,17 @@ export async function deleteExtension(
     .returning({ userId: assignmentExtensions.userId });
   return rows.length > 0;
 }
+
+/** Has the missing pass sweep the assignment's due date again (it marks only students still without a submission). */
+export async function reopenMissingSweep(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx
+    .update(assignments)
+    .set({ missingSweptAt: null })
+    .where(
+      and(
+        eq(assignments.tenantId, tenantId),
+        eq(assignments.id, id),
+        sql`${assignments.missingSweptAt} IS NOT NULL`,
+      ),
+    );
+}

@@ -184,7 +184,9 @@ export function assignmentRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "Remove a student's extension",
-        description: `The assignment's dates apply to the student again. ${TEACHER_RULE}`,
+        description:
+          "The assignment's dates apply to the student again: when its due date has passed, the next missing " +
+          `pass (within 5 minutes) marks them \`missing\` unless they have handed it in. ${TEACHER_RULE}`,
         params: ExtensionParams,
         response: { 204: Type.Null() },
       },

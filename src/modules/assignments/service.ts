@@ -170,6 +170,7 @@ export async function putExtension(
   });
 }
 
+/** Removes a student's extension: they are due (and, once past it, missing) at the assignment's date again. */
 export async function deleteExtension(
   db: Executor,
   tenantId: string,
@@ -180,5 +181,8 @@ export async function deleteExtension(
   await db.transaction(async (tx) => {
     await staffAssignment(tx, tenantId, actor, id);
     if (!(await repo.deleteExtension(tx, tenantId, id, userId))) throw notFound();
+    // The student's due date is the assignment's again; if that has passed and was swept without them (they had
+    // the extension then), the next pass sweeps it again. It marks only those still without a submission.
+    await repo.reopenMissingSweep(tx, tenantId, id);
   });
 }
