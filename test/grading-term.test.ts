@@ -6,32 +6,23 @@
  * issues a certificate whose PDF (read back by PDF.js) names the student and the path, and whose code resolves on
  * the public verification page.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/outbox/worker.js";
 import { callApi, type Method, useApi } from "../src/test-support/api.js";
 import { makeKey } from "../src/test-support/harness.js";
 import { pdfText } from "../src/test-support/pdf-text.js";
+import { type Receiver, startReceiver, until } from "../src/test-support/receiver.js";
 
-let receiver: Server;
-let port: number;
+let receiver: Receiver;
 let loop: DeliveryLoop | undefined;
-const received: { gradeItemId: string; userId: string; score: number }[] = [];
+/** What the SIS endpoint received: each grade_posted delivery's body, parsed. */
+const received = () =>
+  receiver.received.map((r) => JSON.parse(r.body) as { gradeItemId: string; userId: string; score: number });
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver();
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver.close());
 // Between the receiver and the loop: the loop stops first, then the harness, then the receiver.
 const { h, tenants } = useApi({
   env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) },
@@ -54,14 +45,6 @@ async function api(method: Method, url: string, payload?: unknown, expected?: nu
   const res = await callApi(h, t, key, method, url, payload, { language: null });
   if (expected !== undefined) expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(expected);
   return res.json();
-}
-
-async function until(condition: () => boolean, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const textOf = async (bytes: Buffer) => (await pdfText(bytes)).text;
@@ -134,7 +117,7 @@ describe("a graded term", () => {
         trigger: { event: "grade_posted" },
         action: {
           type: "send_webhook",
-          url: `http://127.0.0.2:${port}/sis`,
+          url: receiver.url("/sis"),
           body: '{"gradeItemId": "{{event.gradeItemId}}", "userId": "{{event.userId}}", "score": {{event.score}}}',
         },
       },
@@ -408,14 +391,16 @@ describe("a graded term", () => {
 
     // Delivered so far: the eight automatic grades (quiz, assignment), none of the hidden exams.
     loop = startDeliveryLoop(h.ctx, h.app.log, { pollMs: 20, tenantIds: [t.id] });
-    await until(() => received.length >= 8, "8 deliveries");
+    await until(() => receiver.received.length >= 8, "8 deliveries");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received).toHaveLength(8);
+    expect(receiver.received).toHaveLength(8);
     const pairs = (items: string[], users = students) =>
       items.flatMap((item) => users.map((s) => `${item}:${s.id}`)).sort();
-    expect(received.map((r) => `${r.gradeItemId}:${r.userId}`).sort()).toEqual(
-      pairs([essayItem.id, quizItem.id]),
-    );
+    expect(
+      received()
+        .map((r) => `${r.gradeItemId}:${r.userId}`)
+        .sort(),
+    ).toEqual(pairs([essayItem.id, quizItem.id]));
 
     const gradebook = async () => {
       const book = await api("GET", `/courses/${course.id}/gradebook?perPage=100`, undefined, 200);
@@ -432,14 +417,16 @@ describe("a graded term", () => {
     // Posting: the eleven exam grades with a score reach the automation; the excuse is posted without an event.
     const posted = await api("POST", `/courses/${course.id}/grades/post`, { gradeItemIds: examItems }, 200);
     expect(posted.posted).toBe(12);
-    await until(() => received.length >= 19, "19 deliveries");
+    await until(() => receiver.received.length >= 19, "19 deliveries");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received).toHaveLength(19);
+    expect(receiver.received).toHaveLength(19);
     const examPairs = pairs(examItems).filter((p) => p !== `${examItems[2]}:${students[3]?.id}`);
-    expect(received.map((r) => `${r.gradeItemId}:${r.userId}`).sort()).toEqual(
-      [...pairs([essayItem.id, quizItem.id]), ...examPairs].sort(),
-    );
-    const carlaExam = received.find((r) => r.gradeItemId === examItems[0] && r.userId === students[2]?.id);
+    expect(
+      received()
+        .map((r) => `${r.gradeItemId}:${r.userId}`)
+        .sort(),
+    ).toEqual([...pairs([essayItem.id, quizItem.id]), ...examPairs].sort());
+    const carlaExam = received().find((r) => r.gradeItemId === examItems[0] && r.userId === students[2]?.id);
     expect(carlaExam?.score).toBe(50);
 
     const after = await gradebook();

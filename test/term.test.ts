@@ -4,8 +4,6 @@
  * enrollment progress, the events written, and the deliveries a webhook endpoint and an automation made to a local
  * receiver through the real delivery loop, signed per Standard Webhooks.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,34 +11,22 @@ import { platformEvents } from "../src/db/schema/index.js";
 import { type DeliveryLoop, startDeliveryLoop } from "../src/modules/outbox/worker.js";
 import { callApi, type Method, useApi } from "../src/test-support/api.js";
 import { makeKey } from "../src/test-support/harness.js";
+import { type ReceivedRequest, type Receiver, startReceiver, until } from "../src/test-support/receiver.js";
 
 const STUDENTS = 24;
 /** Students 0..9 finish the course (half of them pass the quiz); 10..14 read the first lesson only. */
 const FINISHERS = 10;
 const STARTERS = 5;
 
-let receiver: Server;
-let port: number;
+let receiver: Receiver;
 let loop: DeliveryLoop | undefined;
-const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let received: ReceivedRequest[];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({
-        path: req.url ?? "",
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-      });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver();
+  received = receiver.received;
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver.close());
 // Declared between the receiver and the delivery loop: the loop stops first, then the harness, then the receiver.
 const { h, tenants } = useApi({
   env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", PLAN_STUDENT_LIMITS: JSON.stringify({ free: 1000 }) },
@@ -72,21 +58,13 @@ async function eventsOf(type: string) {
     .where(and(eq(platformEvents.tenantId, t.id), eq(platformEvents.type, type)));
 }
 
-async function until(condition: () => boolean, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe("a term", () => {
   it("runs from an empty institution to graded, completed enrollments and delivered webhooks", async () => {
     // Integrations first, so every event of the term fans out to them.
     const endpoint = await api(
       "POST",
       "/webhooks",
-      { url: `http://127.0.0.2:${port}/erp`, eventTypes: ["enrollment_completed", "quiz_submitted"] },
+      { url: receiver.url("/erp"), eventTypes: ["enrollment_completed", "quiz_submitted"] },
       201,
     );
     const automation = await api(
@@ -98,7 +76,7 @@ describe("a term", () => {
         condition: { all: [{ field: "event.passed", op: "eq", value: true }] },
         action: {
           type: "send_webhook",
-          url: `http://127.0.0.2:${port}/crm`,
+          url: receiver.url("/crm"),
           body: '{"student": "{{user.email}}", "percent": {{event.percent}}}',
         },
       },
@@ -278,8 +256,8 @@ describe("a term", () => {
     loop = undefined;
     expect(received).toHaveLength(expected);
 
-    const erp = received.filter((r) => r.path === "/erp");
-    const crm = received.filter((r) => r.path === "/crm");
+    const erp = received.filter((r) => r.url === "/erp");
+    const crm = received.filter((r) => r.url === "/crm");
     const verify = (secret: string, r: (typeof received)[number]) =>
       new Webhook(secret).verify(r.body, {
         "webhook-id": r.headers["webhook-id"] as string,

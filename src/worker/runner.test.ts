@@ -4,40 +4,21 @@
  * test's, on an embedded database of its own (even when DATABASE_URL names a shared one), so the loop it starts
  * with the defaults can take no other test file's deliveries.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../test-support/api.js";
 import { adminCookie, json, makeTenant } from "../test-support/harness.js";
+import { type Receiver, startReceiver, until } from "../test-support/receiver.js";
 import { startWorker } from "./runner.js";
 
 const { h } = useApi({ env: { DATABASE_URL: "", REDIS_URL: "", OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" } });
-let receiver: Server;
-let port: number;
-const received: { url: string; headers: IncomingMessage["headers"]; body: string }[] = [];
+let receiver: Receiver;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({
-        url: req.url ?? "",
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-      });
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver({ respond: () => ({ status: 200, body: "ok" }) });
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => receiver.close());
 
 describe("startWorker", () => {
   it("runs the delivery loop by default under NODE_ENV=test: a user_created webhook goes out, signed", async () => {
@@ -51,7 +32,7 @@ describe("startWorker", () => {
       payload: {
         name: "tell the receiver",
         trigger: { event: "user_created" },
-        action: { type: "send_webhook", url: `http://127.0.0.2:${port}/hook` },
+        action: { type: "send_webhook", url: receiver.url("/hook") },
       },
     });
     expect(created.statusCode, created.body).toBe(201);
@@ -66,13 +47,12 @@ describe("startWorker", () => {
 
     const worker = startWorker(h.ctx, pino({ level: "silent" }), []);
     try {
-      const deadline = Date.now() + 10_000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await until(() => receiver.received.length > 0, "the delivery", 10_000);
     } finally {
       await worker.stop();
     }
-    expect(received).toHaveLength(1);
-    const [request] = received;
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
     expect(request?.url).toBe("/hook");
     const flat = Object.fromEntries(Object.entries(request?.headers ?? {}).map(([k, v]) => [k, String(v)]));
     expect(() => new Webhook(signingSecret).verify(request?.body ?? "", flat)).not.toThrow();

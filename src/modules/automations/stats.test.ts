@@ -5,13 +5,12 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { AS_WRITTEN, callApi, type TenantAdmin, tenantAdmin, useApi } from "../../test-support/api.js";
 import { bearer, makeKey, roleCookie } from "../../test-support/harness.js";
+import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { drainOnce } from "../outbox/drain.js";
@@ -19,26 +18,16 @@ import { rowsOf } from "../outbox/sql.js";
 import { PENDING_COUNT_CAP } from "./stats.js";
 
 const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_RETRY_SCHEDULE: "60" } });
-let receiver: Server;
-let port: number;
+let receiver: Receiver;
 let client: OutboundClient;
 
 beforeAll(async () => {
   client = createOutboundClient(h.config.outbound);
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.statusCode = req.url?.startsWith("/ok") ? 200 : 500;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver({ respond: (req) => ({ status: req.url.startsWith("/ok") ? 200 : 500 }) });
 });
 afterAll(async () => {
   await client?.destroy();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
 type Admin = TenantAdmin;
@@ -56,11 +45,11 @@ const automation = (a: Admin, path: string) =>
   create(a, "/api/institution/automations", {
     name: `to ${path}`,
     trigger: { event: "user_created" },
-    action: { type: "send_webhook", url: `http://127.0.0.2:${port}/${path}` },
+    action: { type: "send_webhook", url: receiver.url(`/${path}`) },
   });
 const endpoint = (a: Admin, path: string) =>
   create(a, "/api/institution/webhooks", {
-    url: `http://127.0.0.2:${port}/${path}`,
+    url: receiver.url(`/${path}`),
     eventTypes: ["user_created"],
   });
 
@@ -141,7 +130,7 @@ describe("delivery stats", () => {
     expect(last).toEqual({
       automationId: succeeding,
       kind: "endpoint",
-      name: `http://127.0.0.2:${port}/ok`,
+      name: receiver.url("/ok"),
       ...endpointStats.json(),
     });
     const second = await get(a, "/api/institution/webhooks/deliveries/stats?perPage=1&page=2");

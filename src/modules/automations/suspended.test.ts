@@ -5,8 +5,6 @@
  * route, the grace-expiry cron route.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,6 +17,7 @@ import { createOutboundClient, type OutboundClient } from "../../platform/outbou
 import { useBillingApi } from "../../test-support/billing-api.js";
 import { fakeSubscription } from "../../test-support/fake-stripe-objects.js";
 import { adminCookie, bearer, json, makeTenant, type TestTenant } from "../../test-support/harness.js";
+import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { nowSeconds, PRICES, signed, stripeEvent } from "../../test-support/stripe-events.js";
 import { drainOnce } from "../outbox/drain.js";
 
@@ -27,27 +26,15 @@ const DAY = 86_400;
 
 const { h } = useBillingApi({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" });
 let client: OutboundClient;
-let receiver: Server;
-let port: number;
-const received: { url: string; body: string }[] = [];
+let receiver: Receiver;
 
 beforeAll(async () => {
   client = createOutboundClient(h.config.outbound, { resolve: h.ctx.resolve });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ url: req.url ?? "", body: Buffer.concat(chunks).toString("utf8") });
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver({ respond: () => ({ status: 200, body: "ok" }) });
 });
 afterAll(async () => {
   await client.destroy();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
 
 const hex = () => randomBytes(6).toString("hex");
@@ -144,7 +131,7 @@ async function inboundAutomation(t: TestTenant, route: string) {
     payload: {
       name: "From the ERP",
       trigger: { event: "webhook" },
-      action: { type: "send_webhook", url: `http://127.0.0.2:${port}/${route}` },
+      action: { type: "send_webhook", url: receiver.url(`/${route}`) },
     },
   });
   expect(res.statusCode, res.body).toBe(201);
@@ -163,7 +150,7 @@ const inbound = (path: string, payload: object, key?: string) =>
     payload,
   });
 
-const fromRoute = (route: string) => received.filter((r) => r.url === `/${route}`);
+const fromRoute = (route: string) => receiver.received.filter((r) => r.url === `/${route}`);
 
 describe("a suspended institution's webhooks", () => {
   it("inbound URLs answer 402 and store nothing; deliveries wait through the suspension and go when it pays", async () => {

@@ -2,33 +2,25 @@
  * POST /automations/:id/test: a dry run that writes nothing, and a signed send to a real receiver (on 127.0.0.2,
  * allowed by OUTBOUND_ALLOW_CIDRS), quota-limited so Aula cannot be used as a reflector (SECURITY.md API6.1).
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformEvents, webhookDeliveries } from "../../db/schema/index.js";
 import { useApi } from "../../test-support/api.js";
 import { adminCookie, json, makeTenant } from "../../test-support/harness.js";
+import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { TEST_SENDS_PER_HOUR } from "./routes.js";
 
-let receiver: Server;
-let port: number;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let receiver: Receiver;
+let received: Receiver["received"];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200, { "content-type": "text/plain" }).end("thanks");
-    });
+  receiver = await startReceiver({
+    respond: () => ({ status: 200, headers: { "content-type": "text/plain" }, body: "thanks" }),
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.2", resolve));
-  port = (receiver.address() as AddressInfo).port;
+  received = receiver.received;
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver.close());
 // Declared after the receiver, so it closes before the receiver does.
 const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" } });
 
@@ -45,7 +37,7 @@ async function setup() {
       condition: { all: [{ field: "event.percent", op: "gte", value: 70 }] },
       action: {
         type: "send_webhook",
-        url: `http://127.0.0.2:${port}/hook`,
+        url: receiver.url("/hook"),
         body: '{"student": "{{user.name}}", "percent": {{event.percent}}}',
       },
     },
@@ -70,7 +62,7 @@ describe("testing an automation", () => {
     expect(sample.json()).toEqual({
       conditionMatched: true,
       request: {
-        url: `http://127.0.0.2:${port}/hook`,
+        url: receiver.url("/hook"),
         headers: {},
         body: '{"student": "Maria Exemplo", "percent": 80}',
       },

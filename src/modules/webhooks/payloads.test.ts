@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { sql } from "drizzle-orm";
@@ -10,6 +9,7 @@ import { makeCourse } from "../../test-support/catalogue.js";
 import { json, makeKey } from "../../test-support/harness.js";
 import { mediaDir, uploadLocal } from "../../test-support/media-client.js";
 import { png } from "../../test-support/media-files.js";
+import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { makeAssignment } from "../assignments/test-fixtures.js";
 import { expireEnrollments } from "../enrollments/expiry.js";
 import { EVENT_SAMPLES, EVENT_TYPES } from "../events/catalogue.js";
@@ -122,32 +122,17 @@ describe("the OpenAPI document's webhooks", () => {
 
 describe("what the worker really sends", () => {
   interface Received {
-    headers: IncomingMessage["headers"];
+    headers: IncomingHttpHeaders;
     body: Json;
   }
-  const received: Received[] = [];
-  let server: Server;
-  let port: number;
+  let receiver: Receiver;
+  /** Each delivery, its body parsed (once `deliverAll` has sent them). */
+  let received: Received[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = "";
-      req.setEncoding("utf8");
-      req.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        received.push({ headers: req.headers, body: JSON.parse(body) as Json });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
+    receiver = await startReceiver({ host: "127.0.0.1" });
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => receiver.close());
 
   /** Sends every due delivery of this tenant, as the worker does, until none is left. */
   async function deliverAll(): Promise<void> {
@@ -160,7 +145,7 @@ describe("what the worker really sends", () => {
   }
 
   it("fits each event's published schema, carries the event's id, the learner and the objects", async () => {
-    await ok("POST", "/webhooks", { url: `http://127.0.0.1:${port}/hook`, eventTypes: EVENT_TYPES });
+    await ok("POST", "/webhooks", { url: receiver.url("/hook"), eventTypes: EVENT_TYPES });
 
     // Courses: created, published, archived, deleted.
     const course = await ok("POST", "/courses", { title: "Álgebra Linear" });
@@ -271,6 +256,7 @@ describe("what the worker really sends", () => {
     await ok("PATCH", `/users/${student.id}`, { status: "suspended" });
 
     await deliverAll();
+    received = receiver.received.map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as Json }));
 
     const byType = new Map<string, Received[]>();
     for (const r of received)
