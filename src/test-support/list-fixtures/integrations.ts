@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { AT, analyze, insertedId, insertUsers, type ListFixture, rare, rows, type SeedTenant } from "./types.js";
+import {
+  AT,
+  analyze,
+  insertedId,
+  insertUsers,
+  type ListFixture,
+  rare,
+  rows,
+  type SeedTenant,
+} from "./types.js";
 
 /** Automations and webhook endpoints with their deliveries and stats, live class attendance. */
 
