@@ -75,5 +75,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   calendarRoutes(app, ctx);
   liveClassRoutes(app, ctx, video);
   certificateRoutes(app, ctx);
-  ltiRoutes(app, ctx);
+  await ltiRoutes(app, ctx);
 }

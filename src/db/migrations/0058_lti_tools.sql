@@ -7,6 +7,7 @@
 -- lti_launches: one row per launch started by a user; the OIDC authorization request claims it once
 -- (`used_at`), and the tool's nonce is unique per tool, so a replayed initiation or nonce is refused.
 -- lti_assertion_jtis: the `jti` of each client assertion a tool used at the token endpoint, until it expires.
+-- lti_links: a lesson made from a deep-linking content item launches its tool with the item's URL and custom.
 -- lti_line_items: AGS line items, each mapped to one gradebook grade item.
 CREATE TABLE "lti_tools" (
   "tenant_id" uuid NOT NULL REFERENCES "tenants"("id") ON DELETE CASCADE,
@@ -75,6 +76,7 @@ CREATE TABLE "lti_launches" (
   "nonce" text,
   "expires_at" timestamp(3) with time zone NOT NULL,
   "used_at" timestamp(3) with time zone,
+  "returned_at" timestamp(3) with time zone,
   "created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
   CONSTRAINT "lti_launches_pk" PRIMARY KEY ("tenant_id", "id"),
   CONSTRAINT "lti_launches_tool_fk" FOREIGN KEY ("tenant_id", "tool_id") REFERENCES "lti_tools"("tenant_id", "id") ON DELETE CASCADE
@@ -112,3 +114,17 @@ CREATE TABLE "lti_line_items" (
 CREATE UNIQUE INDEX "lti_line_items_grade_item_key" ON "lti_line_items" USING btree ("tenant_id", "grade_item_id");
 --> statement-breakpoint
 CREATE INDEX "lti_line_items_course_idx" ON "lti_line_items" USING btree ("tenant_id", "tool_id", "course_id", "created_at", "id");
+--> statement-breakpoint
+CREATE TABLE "lti_links" (
+  "tenant_id" uuid NOT NULL REFERENCES "tenants"("id") ON DELETE CASCADE,
+  "lesson_id" uuid NOT NULL,
+  "tool_id" uuid NOT NULL,
+  "url" text,
+  "custom" jsonb DEFAULT '{}'::jsonb NOT NULL,
+  "created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT "lti_links_pk" PRIMARY KEY ("tenant_id", "lesson_id"),
+  CONSTRAINT "lti_links_lesson_fk" FOREIGN KEY ("tenant_id", "lesson_id") REFERENCES "lessons"("tenant_id", "id") ON DELETE CASCADE,
+  CONSTRAINT "lti_links_tool_fk" FOREIGN KEY ("tenant_id", "tool_id") REFERENCES "lti_tools"("tenant_id", "id") ON DELETE CASCADE
+);
+--> statement-breakpoint
+CREATE INDEX "lti_links_tool_idx" ON "lti_links" USING btree ("tenant_id", "tool_id");

@@ -73,6 +73,8 @@ export const ltiLaunches = pgTable(
     nonce: text("nonce"),
     expiresAt: isoTimestamp("expires_at").notNull(),
     usedAt: isoTimestamp("used_at"),
+    /** When a deep-linking response for this launch was accepted: one response per launch. */
+    returnedAt: isoTimestamp("returned_at"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
   },
   (t) => [
@@ -127,5 +129,26 @@ export const ltiLineItems = pgTable(
     }).onDelete("cascade"),
     uniqueIndex("lti_line_items_grade_item_key").on(t.tenantId, t.gradeItemId),
     index("lti_line_items_course_idx").on(t.tenantId, t.toolId, t.courseId, t.createdAt, t.id),
+  ],
+);
+
+/** A lesson made from a deep-linking content item: launched with the item's URL and custom parameters. */
+export const ltiLinks = pgTable(
+  "lti_links",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    lessonId: uuid("lesson_id").notNull(),
+    toolId: uuid("tool_id").notNull(),
+    url: text("url"),
+    custom: jsonb("custom").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.lessonId] }),
+    foreignKey({
+      columns: [t.tenantId, t.toolId],
+      foreignColumns: [ltiTools.tenantId, ltiTools.id],
+    }).onDelete("cascade"),
+    index("lti_links_tool_idx").on(t.tenantId, t.toolId),
   ],
 );

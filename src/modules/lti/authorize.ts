@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { isUniqueViolation } from "../../db/errors.js";
-import { courses, lessons, ltiLaunches, users } from "../../db/schema/index.js";
+import { courses, lessons, ltiLaunches, ltiLinks, users } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, validationError } from "../../platform/errors/app-error.js";
 import { isUuid } from "../../platform/http/schemas.js";
@@ -84,6 +84,18 @@ async function titles(deps: LtiDeps, tenantId: string, courseId: string, lessonI
   return { course, lesson: lesson ?? null };
 }
 
+/** A lesson made by deep linking launches with its item's URL and custom parameters over the tool's. */
+async function linkOf(deps: LtiDeps, tenantId: string, toolId: string, lessonId: string | null) {
+  if (lessonId === null) return undefined;
+  const [row] = await deps.ctx.database.db
+    .select({ url: ltiLinks.url, custom: ltiLinks.custom })
+    .from(ltiLinks)
+    .where(
+      and(eq(ltiLinks.tenantId, tenantId), eq(ltiLinks.lessonId, lessonId), eq(ltiLinks.toolId, toolId)),
+    );
+  return row === undefined ? undefined : { url: row.url ?? undefined, custom: row.custom };
+}
+
 export async function authorize(
   deps: LtiDeps,
   tenant: { id: string; name: string },
@@ -111,6 +123,7 @@ export async function authorize(
   // Checked again now: an enrollment may have ended since the launch began.
   const courseRole = await courseRoleOf(deps.ctx.database.db, tenant.id, person.id, person.role, course.id);
   if (courseRole === undefined) throw new AppError("forbidden");
+  const link = await linkOf(deps, tenant.id, tool.id, launch.lessonId);
   const platform = platformOf(deps.origin);
   const base = `${deps.origin}${LTI_PATH}`;
   const ctx: LaunchContext = {
@@ -119,9 +132,9 @@ export async function authorize(
     tool: {
       clientId: tool.clientId,
       deploymentId: tool.deploymentId,
-      targetLinkUri: tool.targetLinkUri,
+      targetLinkUri: link?.url ?? tool.targetLinkUri,
       scopes: tool.scopes,
-      customParameters: tool.customParameters,
+      customParameters: { ...tool.customParameters, ...link?.custom },
       privacyLevel: tool.privacyLevel as PrivacyLevel,
     },
     launchId: launch.id,

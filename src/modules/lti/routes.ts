@@ -18,6 +18,7 @@ import {
   ToolIdParams,
   UpdateLtiToolBody,
 } from "./schemas.js";
+import { serviceRoutes } from "./service-routes.js";
 import * as tools from "./tools.js";
 
 const tags = ["lti-tools"];
@@ -32,7 +33,7 @@ const KEYS_TEXT =
   "sending any of them is 403 `session_required`). `jwksUrl` is fetched through the outbound SSRF rule, so it " +
   "must be a public http(s) URL. One of `jwksUrl` and `publicJwk` is required.";
 
-export function ltiRoutes(app: App, ctx: AppContext): void {
+export async function ltiRoutes(app: App, ctx: AppContext): Promise<void> {
   const deps = (request: Parameters<typeof publicOrigin>[0]): tools.LtiDeps => ({
     ctx,
     origin: publicOrigin(request),
@@ -175,4 +176,5 @@ export function ltiRoutes(app: App, ctx: AppContext): void {
   );
 
   launchRoutes(app, ctx);
+  await serviceRoutes(app, ctx);
 }
