@@ -45,6 +45,7 @@ import { fixtures as gradebook } from "./matrix/gradebook.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as learningPaths } from "./matrix/learning-paths.js";
 import { fixtures as live } from "./matrix/live.js";
+import { fixtures as lti } from "./matrix/lti.js";
 import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
@@ -244,6 +245,7 @@ const GROUPS: Fixtures[] = [
   media,
   drive,
   live,
+  lti,
   certificates,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);

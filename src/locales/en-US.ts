@@ -25,6 +25,7 @@ export const enUS = {
   "tenant_not_found.no_host":
     "The request has no Host header, so it names no institution. Each institution has its own host: <slug>.{baseDomain}, or a custom domain it has verified.",
   conflict: "The request conflicts with the current state of the resource.",
+  "conflict.lti_tool_disabled": "This LTI tool is disabled.",
   "conflict.email_taken": "A user with this e-mail already exists in this institution.",
   "conflict.last_admin": "An institution must keep at least one active administrator.",
   "conflict.class_code_taken": "A class with this code already exists in this institution.",

@@ -21,6 +21,7 @@ export const esES: Catalogue = {
   "tenant_not_found.no_host":
     "La solicitud no tiene cabecera Host, así que no indica ninguna institución. Cada institución tiene su propio host: <slug>.{baseDomain}, o un dominio propio que haya verificado.",
   conflict: "La solicitud entra en conflicto con el estado actual del recurso.",
+  "conflict.lti_tool_disabled": "Esta herramienta LTI está desactivada.",
   "conflict.email_taken": "Ya existe un usuario con este correo electrónico en esta institución.",
   "conflict.last_admin": "La institución debe conservar al menos un administrador activo.",
   "conflict.class_code_taken": "Ya existe un grupo de clase con este código en esta institución.",

@@ -21,6 +21,7 @@ export const frFR: Catalogue = {
   "tenant_not_found.no_host":
     "La requête n’a pas d’en-tête Host : elle ne désigne aucun établissement. Chaque établissement a son propre hôte : <slug>.{baseDomain}, ou un domaine qu’il a vérifié.",
   conflict: "La requête est en conflit avec l’état actuel de la ressource.",
+  "conflict.lti_tool_disabled": "Cet outil LTI est désactivé.",
   "conflict.email_taken": "Un utilisateur avec cette adresse e-mail existe déjà dans cet établissement.",
   "conflict.last_admin": "L’établissement doit conserver au moins un administrateur actif.",
   "conflict.class_code_taken": "Un groupe de classe avec ce code existe déjà dans cet établissement.",

@@ -21,6 +21,7 @@ export const ptBR: Catalogue = {
   "tenant_not_found.no_host":
     "A requisição não tem cabeçalho Host, então não indica nenhuma instituição. Cada instituição tem seu próprio host: <slug>.{baseDomain}, ou um domínio próprio que tenha verificado.",
   conflict: "A requisição entra em conflito com o estado atual do recurso.",
+  "conflict.lti_tool_disabled": "Esta ferramenta LTI está desativada.",
   "conflict.email_taken": "Já existe um usuário com este e-mail nesta instituição.",
   "conflict.last_admin": "A instituição precisa manter pelo menos um administrador ativo.",
   "conflict.class_code_taken": "Já existe uma turma com este código nesta instituição.",

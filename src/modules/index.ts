@@ -23,6 +23,7 @@ import { inviteRoutes } from "./invites/routes.js";
 import { learningPathRoutes } from "./learning-paths/routes.js";
 import { lessonRoutes } from "./lessons/routes.js";
 import { liveClassRoutes } from "./live-classes/routes.js";
+import { ltiRoutes } from "./lti/routes.js";
 import { mediaRoutes } from "./media/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
@@ -74,4 +75,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   calendarRoutes(app, ctx);
   liveClassRoutes(app, ctx, video);
   certificateRoutes(app, ctx);
+  await ltiRoutes(app, ctx);
 }

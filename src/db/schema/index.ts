@@ -12,6 +12,7 @@ export * from "./idempotency.js";
 export * from "./learning.js";
 export * from "./learning-paths.js";
 export * from "./live.js";
+export * from "./lti.js";
 export * from "./media.js";
 export * from "./rubrics.js";
 export * from "./settings.js";

@@ -52,6 +52,11 @@ export const RESOURCE_TAG_LIST = [
     name: "video-providers",
     description: "Connections to Jitsi, BigBlueButton and Zoom, with sealed credentials.",
   },
+  {
+    name: "lti-tools",
+    description:
+      "LTI 1.3 tools: registration, the platform's keys, launches, deep linking, grades and rosters.",
+  },
   { name: "calendar", description: "The agenda over a window, custom events and per-user iCalendar feeds." },
   {
     name: "live-classes",

@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { AT, analyze, insertedId, insertUsers, type ListFixture, rows, type SeedTenant } from "./types.js";
+import {
+  AT,
+  analyze,
+  insertedId,
+  insertUsers,
+  type ListFixture,
+  rare,
+  rows,
+  type SeedTenant,
+} from "./types.js";
 
 /** Automations and webhook endpoints with their deliveries and stats, live class attendance. */
 
@@ -128,7 +137,31 @@ export const attendance: ListFixture = {
   ],
 };
 
+export const ltiTools: ListFixture = {
+  name: "lti tools",
+  path: "/api/institution/lti-tools",
+  scopes: ["lti:read"],
+  tables: ["lti_tools"],
+  async seed(db, t, size) {
+    await db.execute(sql`
+      INSERT INTO lti_tools (tenant_id, name, client_id, deployment_id, target_link_uri, oidc_initiation_url,
+                             redirect_uris, jwks_url, status, created_at, updated_at)
+      SELECT ${t.id}::uuid, 'Tool ' || i, md5(${t.id} || '-lti-' || i), 'd' || i, 'https://tool.example/launch',
+             'https://tool.example/login', '["https://tool.example/launch"]'::jsonb, 'https://tool.example/keys',
+             CASE WHEN ${rare(size)} THEN 'disabled' ELSE 'active' END, ${AT}, ${AT}
+      FROM generate_series(1, ${size}) AS i`);
+    await analyze(db, "lti_tools");
+    return {};
+  },
+  queries: [
+    { name: "default order", query: "" },
+    { name: "status rare", query: "status=disabled", rare: true, filtered: true, counter: true },
+    { name: "status common", query: "status=active", filtered: true, counter: true },
+  ],
+};
+
 export const INTEGRATIONS: ListFixture[] = [
+  ltiTools,
   automations,
   endpoints,
   deliveryStats,
