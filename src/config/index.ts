@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
+import { type JobsConfig, loadJobsConfig } from "./jobs.js";
 import { loadMailConfig, type MailConfig } from "./mail.js";
 import { loadMediaConfig, type MediaConfig } from "./media.js";
 import { loadOutboundConfig, type OutboundConfig } from "./outbound.js";
@@ -51,6 +52,8 @@ export interface Config {
   cronSecret?: string;
   /** E-mail: SMTP or .eml files, From, retries, the bounce route's secret, password-reset lifetime. */
   mail: MailConfig;
+  /** Background jobs and reports: poll, concurrency, the per-institution cap, leases, download URL lifetime. */
+  jobs: JobsConfig;
   /** Media storage (local disk or S3-compatible), signed URLs and per-plan storage quotas. */
   media: MediaConfig;
   /** Video providers' API locations (ZOOM_API_BASE, ZOOM_OAUTH_BASE). */
@@ -126,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     cronSecret: optional(env, "CRON_SECRET"),
     mail: loadMailConfig(env, dataDir, str(env, "BASE_DOMAIN", "localhost").toLowerCase()),
+    jobs: loadJobsConfig(env),
     media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
     video: loadVideoConfig(env),
   };

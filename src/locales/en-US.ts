@@ -104,6 +104,8 @@ export const enUS = {
   "conflict.media_not_uploaded": "Nothing has been uploaded for this file yet.",
   "conflict.media_already_uploaded": "The content of this file has already been uploaded.",
   "conflict.media_failed": "This upload failed ({error}). Start a new one.",
+  "conflict.report_not_ready": "This report has no file to download: its run is {status}.",
+  "conflict.job_ended": "This job has already ended ({status}); there is nothing to cancel.",
   "conflict.media_not_ready": "This file is not ready: {id}.",
   "payload_too_large.storage_quota":
     "Not enough storage: the file needs {neededMb, number, megabytes} ({needed, plural, one {# byte} other {# bytes}}) and the plan has {availableMb, number, megabytes} ({available, plural, one {# byte} other {# bytes}}) left.",

@@ -103,6 +103,8 @@ export const esES: Catalogue = {
   "conflict.media_not_uploaded": "Todavía no se ha subido nada para este archivo.",
   "conflict.media_already_uploaded": "El contenido de este archivo ya se ha subido.",
   "conflict.media_failed": "Esta subida falló ({error}). Empieza una nueva.",
+  "conflict.report_not_ready": "Este informe no tiene archivo para descargar: su ejecución está {status}.",
+  "conflict.job_ended": "Este trabajo ya terminó ({status}); no hay nada que cancelar.",
   "conflict.media_not_ready": "Este archivo no está listo: {id}.",
   "payload_too_large.storage_quota":
     "Almacenamiento insuficiente: el archivo necesita {neededMb, number, megabytes} ({needed, plural, one {# byte} many {# de bytes} other {# bytes}}) y al plan le quedan {availableMb, number, megabytes} ({available, plural, one {# byte} many {# de bytes} other {# bytes}}).",

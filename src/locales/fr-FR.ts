@@ -106,6 +106,8 @@ export const frFR: Catalogue = {
   "conflict.media_not_uploaded": "Rien n'a encore été envoyé pour ce fichier.",
   "conflict.media_already_uploaded": "Le contenu de ce fichier a déjà été envoyé.",
   "conflict.media_failed": "Cet envoi a échoué ({error}). Commencez-en un nouveau.",
+  "conflict.report_not_ready": "Ce rapport n'a pas de fichier à télécharger : son exécution est {status}.",
+  "conflict.job_ended": "Cette tâche est déjà terminée ({status}) ; il n'y a rien à annuler.",
   "conflict.media_not_ready": "Ce fichier n'est pas prêt : {id}.",
   "payload_too_large.storage_quota":
     "Stockage insuffisant : le fichier demande {neededMb, number, megabytes} ({needed, plural, one {# octet} many {# d’octets} other {# octets}}) et il reste {availableMb, number, megabytes} ({available, plural, one {# octet} many {# d’octets} other {# octets}}) au forfait.",

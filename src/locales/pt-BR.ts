@@ -102,6 +102,8 @@ export const ptBR: Catalogue = {
   "conflict.media_not_uploaded": "Nada foi enviado para este arquivo ainda.",
   "conflict.media_already_uploaded": "O conteúdo deste arquivo já foi enviado.",
   "conflict.media_failed": "Este envio falhou ({error}). Comece um novo.",
+  "conflict.report_not_ready": "Este relatório não tem arquivo para baixar: a execução está {status}.",
+  "conflict.job_ended": "Este job já terminou ({status}); não há o que cancelar.",
   "conflict.media_not_ready": "Este arquivo não está pronto: {id}.",
   "payload_too_large.storage_quota":
     "Armazenamento insuficiente: o arquivo precisa de {neededMb, number, megabytes} ({needed, plural, one {# byte} many {# de bytes} other {# bytes}}) e o plano tem {availableMb, number, megabytes} ({available, plural, one {# byte} many {# de bytes} other {# bytes}}) livres.",

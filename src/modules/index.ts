@@ -29,6 +29,7 @@ import { pageRoutes } from "./pages/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { reportRoutes } from "./reports/routes.js";
 import { rubricRoutes } from "./rubrics/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 import { tagRoutes } from "./tags/routes.js";
@@ -76,4 +77,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   liveClassRoutes(app, ctx, video);
   certificateRoutes(app, ctx);
   await ltiRoutes(app, ctx);
+  reportRoutes(app, ctx);
 }

@@ -8,10 +8,12 @@ import { expireEnrollments } from "../modules/enrollments/expiry.js";
 import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import { expireInvites } from "../modules/invites/expiry.js";
+import { type JobLoopOptions, startJobLoop } from "../modules/jobs/service.js";
 import { expireUploads } from "../modules/media/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
 import { closeOverdueAttempts } from "../modules/quizzes/service.js";
+import { reportJobHandler } from "../modules/reports/service.js";
 import type { AppContext } from "../platform/context.js";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
 
@@ -113,7 +115,12 @@ export interface WorkerOptions {
   deliveries?: boolean | DeliveryLoopOptions;
   /** The mail outbox loop (modules/email/worker.ts); on unless `false`, like `deliveries`. */
   mail?: boolean | MailLoopOptions;
+  /** The background job loop (modules/jobs: report runs); on unless `false`, like `deliveries`. */
+  jobs?: boolean | JobLoopOptions;
 }
+
+/** What runs each job type: the one place job types meet their modules (jobs knows no module). */
+export const JOB_HANDLERS = { report: reportJobHandler } as const;
 
 /**
  * Background work: the webhook delivery loop, and the scheduled jobs. Each job runs once at start (a worker
@@ -150,12 +157,17 @@ export function startWorker(
   const mailOption = options.mail ?? true;
   const mail =
     mailOption === false ? undefined : startMailLoop(ctx, log, mailOption === true ? {} : mailOption);
+  const jobsOption = options.jobs ?? true;
+  const jobLoop =
+    jobsOption === false
+      ? undefined
+      : startJobLoop(ctx, log, JOB_HANDLERS, jobsOption === true ? {} : jobsOption);
   log.info({ jobs: jobs.map((j) => j.name), deliveries: loop !== undefined }, "worker started");
   return {
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
-      await Promise.all([...inFlight, loop?.stop(), mail?.stop()]);
+      await Promise.all([...inFlight, loop?.stop(), mail?.stop(), jobLoop?.stop()]);
     },
   };
 }

@@ -9,6 +9,7 @@ export * from "./courses.js";
 export * from "./email.js";
 export * from "./gradebook.js";
 export * from "./idempotency.js";
+export * from "./jobs.js";
 export * from "./learning.js";
 export * from "./learning-paths.js";
 export * from "./live.js";

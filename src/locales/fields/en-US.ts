@@ -66,6 +66,7 @@ export const enUSFields = {
   "field.order_breaks_prerequisites": "This order would place a module before one of its prerequisites.",
   "field.unknown_user": "Unknown user: {id}.",
   "field.unknown_user_email": "No user with the e-mail {email}.",
+  "field.unknown_live_class": "Unknown live class: {id}.",
   "field.unknown_course": "Unknown course: {id}.",
   "field.unknown_certificate_template": "Unknown certificate template: {id}.",
   "field.unknown_learning_path": "Unknown learning path: {id}.",

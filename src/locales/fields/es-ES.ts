@@ -68,6 +68,7 @@ export const esESFields: Readonly<Record<FieldMessageKey, string>> = {
     "Este orden colocaría un módulo antes de uno de sus requisitos previos.",
   "field.unknown_user": "Usuario desconocido: {id}.",
   "field.unknown_user_email": "Ningún usuario con el correo {email}.",
+  "field.unknown_live_class": "Clase en vivo desconocida: {id}.",
   "field.unknown_course": "Curso desconocido: {id}.",
   "field.unknown_certificate_template": "Plantilla de certificado desconocida: {id}.",
   "field.unknown_learning_path": "Ruta de aprendizaje desconocida: {id}.",

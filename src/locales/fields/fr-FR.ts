@@ -68,6 +68,7 @@ export const frFRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.order_breaks_prerequisites": "Cet ordre placerait un module avant l'un de ses prérequis.",
   "field.unknown_user": "Utilisateur inconnu : {id}.",
   "field.unknown_user_email": "Aucun utilisateur avec l'adresse {email}.",
+  "field.unknown_live_class": "Classe en direct inconnue : {id}.",
   "field.unknown_course": "Cours inconnu : {id}.",
   "field.unknown_certificate_template": "Modèle de certificat inconnu : {id}.",
   "field.unknown_learning_path": "Parcours inconnu : {id}.",

@@ -69,6 +69,7 @@ export const ptBRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.order_breaks_prerequisites": "Esta ordem colocaria um módulo antes de um de seus pré-requisitos.",
   "field.unknown_user": "Usuário desconhecido: {id}.",
   "field.unknown_user_email": "Nenhum usuário com o e-mail {email}.",
+  "field.unknown_live_class": "Aula ao vivo desconhecida: {id}.",
   "field.unknown_course": "Curso desconhecido: {id}.",
   "field.unknown_certificate_template": "Modelo de certificado desconhecido: {id}.",
   "field.unknown_learning_path": "Trilha de aprendizagem desconhecida: {id}.",

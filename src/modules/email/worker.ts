@@ -1,15 +1,16 @@
 /**
- * The mail worker: claims due messages (`FOR UPDATE SKIP LOCKED`, so any number of workers share the outbox and
- * never take the same message), sends each through the transport, and records the outcome. A claim is a lease:
+ * The mail worker: claims due messages through the project's one queue mechanism (db/lease.ts: `FOR UPDATE SKIP
+ * LOCKED`, so any number of workers share the outbox and never take the same message), sends each through the transport, and records the outcome. A claim is a lease:
  * it moves the message's `next_attempt_at` past the lease and counts the attempt, so a worker that dies leaves
  * the message to the next claim once the lease ends, and a late worker's record (fenced by the attempt number)
  * never overwrites its successor's. Failures retry on MAIL_RETRY_SCHEDULE; an SMTP 5xx, or the last retry,
  * fails the message for good and emits `email_failed` in the same transaction.
  */
 
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/client.js";
+import type { Db, Executor } from "../../db/client.js";
+import { claimLeased, fencedUpdate } from "../../db/lease.js";
 import type { AppContext } from "../../platform/context.js";
 import { createKeyring, type Keyring } from "../../platform/crypto/secret-box.js";
 import { emitEvent } from "../events/emit.js";
@@ -41,10 +42,7 @@ export interface DrainResult {
   stale: number;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
-}
-
+/** The mail outbox's claim, through the project's one queue mechanism (db/lease.ts). */
 async function claim(
   db: Db,
   batchSize: number,
@@ -59,34 +57,44 @@ async function claim(
           tenantIds.map((t) => sql`${t}::uuid`),
           sql`, `,
         )})`;
-  const result = await db.execute(sql`
-    UPDATE email_messages m
-       SET attempts = m.attempts + 1,
-           message_id = coalesce(m.message_id, '<' || m.id || '@' || ${messageIdDomain} || '>'),
-           next_attempt_at = now() + make_interval(secs => ${leaseSeconds}),
-           lease_until = now() + make_interval(secs => ${leaseSeconds}),
-           updated_at = now()
-      FROM (SELECT tenant_id, id FROM email_messages
-             WHERE status = 'queued' AND next_attempt_at <= now() ${only}
-             ORDER BY next_attempt_at
-             LIMIT ${batchSize}
-             FOR UPDATE SKIP LOCKED) due
-     WHERE m.tenant_id = due.tenant_id AND m.id = due.id
- RETURNING m.tenant_id, m.id, m.message_id, m.to_email, m.to_user_id, m.subject, m.body_sealed, m.attempts,
-           m.template_key, m.locale, m.attachments`);
-  return rowsOf<Claimed>(result);
+  return claimLeased<Claimed>(db, {
+    table: MESSAGES,
+    due: sql`status = 'queued' AND next_attempt_at <= now() ${only}`,
+    order: sql`next_attempt_at`,
+    limit: batchSize,
+    // The due time moves past the lease too: the due condition is `next_attempt_at <= now()` alone.
+    lease: sql`next_attempt_at = now() + make_interval(secs => ${leaseSeconds}),
+               lease_until = now() + make_interval(secs => ${leaseSeconds})`,
+    set: sql`message_id = coalesce(q.message_id, '<' || q.id || '@' || ${messageIdDomain} || '>'),
+             updated_at = now()`,
+    returning: sql`q.tenant_id, q.id, q.message_id, q.to_email, q.to_user_id, q.subject, q.body_sealed,
+                   q.attempts, q.template_key, q.locale, q.attachments`,
+  });
+}
+
+const MESSAGES = sql`email_messages`;
+
+/** A record of this claim's outcome, only while the message is still queued under this attempt (the fence). */
+async function recordFenced(db: Executor, m: Claimed, set: SQL): Promise<boolean> {
+  const row = await fencedUpdate(db, {
+    table: MESSAGES,
+    tenantId: m.tenant_id,
+    id: m.id,
+    attempt: m.attempts,
+    held: sql`status = 'queued'`,
+    set,
+  });
+  return row !== undefined;
 }
 
 async function recordSent(db: Db, m: Claimed, subject: string): Promise<"sent" | "stale"> {
-  const updated = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      UPDATE email_messages
-         SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now(),
-             subject = ${subject}
-       WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
-   RETURNING id`),
+  const done = await recordFenced(
+    db,
+    m,
+    sql`status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, updated_at = now(),
+        subject = ${subject}`,
   );
-  return updated.length === 0 ? "stale" : "sent";
+  return done ? "sent" : "stale";
 }
 
 /** A failed attempt: a retry at the schedule's next step, or the end (`failed`, `email_failed`). */
@@ -99,24 +107,20 @@ async function recordFailure(
   const final = error.permanent || m.attempts > schedule.length;
   return db.transaction(async (tx) => {
     if (!final) {
-      const retried = rowsOf<{ id: string }>(
-        await tx.execute(sql`
-          UPDATE email_messages
-             SET next_attempt_at = now() + make_interval(secs => ${schedule[m.attempts - 1] ?? 0}),
-                 lease_until = NULL, last_error = ${error.message}, updated_at = now()
-           WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
-       RETURNING id`),
+      const retried = await recordFenced(
+        tx,
+        m,
+        sql`next_attempt_at = now() + make_interval(secs => ${schedule[m.attempts - 1] ?? 0}),
+            lease_until = NULL, last_error = ${error.message}, updated_at = now()`,
       );
-      return retried.length === 0 ? "stale" : "retried";
+      return retried ? "retried" : "stale";
     }
-    const updated = rowsOf<{ id: string }>(
-      await tx.execute(sql`
-        UPDATE email_messages
-           SET status = 'failed', lease_until = NULL, last_error = ${error.message}, updated_at = now()
-         WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
-     RETURNING id`),
+    const failed = await recordFenced(
+      tx,
+      m,
+      sql`status = 'failed', lease_until = NULL, last_error = ${error.message}, updated_at = now()`,
     );
-    if (updated.length === 0) return "stale";
+    if (!failed) return "stale";
     await emitEvent(tx, {
       tenantId: m.tenant_id,
       type: "email_failed",
@@ -135,15 +139,13 @@ async function recordFailure(
 
 /** A message whose attachment was withdrawn before it went: not sent, and not a failure (no `email_failed`). */
 async function recordSuppressed(db: Db, m: Claimed): Promise<"suppressed" | "stale"> {
-  const updated = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      UPDATE email_messages
-         SET status = 'suppressed', lease_until = NULL, updated_at = now(),
-             last_error = 'not sent: what it carried was withdrawn (revoked or expired)'
-       WHERE tenant_id = ${m.tenant_id} AND id = ${m.id} AND attempts = ${m.attempts} AND status = 'queued'
-   RETURNING id`),
+  const done = await recordFenced(
+    db,
+    m,
+    sql`status = 'suppressed', lease_until = NULL, updated_at = now(),
+        last_error = 'not sent: what it carried was withdrawn (revoked or expired)'`,
   );
-  return updated.length === 0 ? "stale" : "suppressed";
+  return done ? "suppressed" : "stale";
 }
 
 async function sendOne(

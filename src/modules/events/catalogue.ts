@@ -8,10 +8,12 @@ import { emailEvents } from "../email/events.js";
 import { enrollmentEvents } from "../enrollments/events.js";
 import { gradeEvents } from "../gradebook/events.js";
 import { inviteEvents } from "../invites/events.js";
+import { jobEvents } from "../jobs/events.js";
 import { learningPathEvents } from "../learning-paths/events.js";
 import { liveClassEvents } from "../live-classes/events.js";
 import { mediaEvents } from "../media/events.js";
 import { quizEvents } from "../quizzes/events.js";
+import { reportEvents } from "../reports/events.js";
 import { settingsEvents } from "../settings/events.js";
 import { tagEvents } from "../tags/events.js";
 import { themeEvents } from "../themes/events.js";
@@ -40,6 +42,8 @@ export const EVENT_DEFINITIONS = {
   ...themeEvents,
   ...automationEvents,
   ...certificateEvents,
+  ...reportEvents,
+  ...jobEvents,
 };
 
 type Definitions = typeof EVENT_DEFINITIONS;

@@ -4,6 +4,7 @@ import type { Executor } from "../../db/client.js";
 import { toIso } from "../../db/schema/columns.js";
 import { courseGrades, enrollments, grades, users } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
+import { csvField } from "../../platform/http/csv.js";
 import { effectiveScore } from "./compute.js";
 import { readableCourse } from "./guard.js";
 import { itemsOfCourse } from "./items.js";
@@ -12,17 +13,7 @@ import { gradingScale, letterOf, num, rowsOf, uuidArray } from "./sql-util.js";
 /** Rows a chunk of the export reads: each chunk is one keyset page, so memory stays flat however long the course. */
 const CHUNK = 500;
 
-/**
- * A field as CSV (RFC 4180): quoted when it holds a quote, a comma or a line break. A text that a spreadsheet
- * would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) is prefixed with `'` (OWASP's CSV
- * injection advice): names and titles are typed by users.
- */
-export function csvField(value: string | number | null): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+export { csvField };
 
 const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(",")}\r\n`;
 

@@ -264,3 +264,12 @@ export async function moveRow(
 /** For the drive: the files of a folder (`null`: in no folder), counted and paged by name. */
 export const listInFolder = repo.listInFolder;
 export const lockInFolders = repo.lockInFolders;
+
+export {
+  localObjects,
+  objectTokenValid,
+  objectUrl,
+  removeObject,
+  type StoredObject,
+  writeObject,
+} from "./objects.js";

@@ -5,7 +5,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * purpose, tenant, file and expiry, with the key from configuration. Nothing is stored, so nothing can leak from
  * the database; the URL's `token` parameter is redacted from request logs like every credential-named one.
  */
-export type TokenPurpose = "upload" | "download";
+/** `report`: a report run's file, served by the reports module's own route (never by the media download route). */
+export type TokenPurpose = "upload" | "download" | "report";
 
 function mac(key: Buffer, purpose: TokenPurpose, tenantId: string, mediaId: string, expiry: number): Buffer {
   return createHmac("sha256", key).update(`aula-media|${purpose}|${tenantId}|${mediaId}|${expiry}`).digest();

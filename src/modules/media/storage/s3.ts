@@ -1,4 +1,9 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../../config/media.js";
 import {
@@ -110,6 +115,31 @@ export class S3Store implements MediaStore {
       ResponseContentDisposition: contentDisposition(file.filename, dispositionFor(file.contentType), false),
     });
     return getSignedUrl(client, command, { expiresIn: secondsUntil(expiresAt) });
+  }
+
+  /**
+   * A PUT needs its length up front, and a stream has none: the body is spooled to a temporary file (memory stays
+   * at one chunk), then streamed to the bucket with its size. Objects past 5 GB (S3's single-PUT limit) are refused.
+   */
+  async write(key: string, body: Readable, contentType: string): Promise<number> {
+    const { sdk, client } = await this.load();
+    const dir = await mkdtemp(join(tmpdir(), "aula-s3-"));
+    const file = join(dir, "body");
+    try {
+      await pipeline(body, createWriteStream(file));
+      const size = (await stat(file)).size;
+      await client.send(
+        new sdk.PutObjectCommand({
+          ...this.object(key),
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
+      return size;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async size(key: string): Promise<number | undefined> {

@@ -57,6 +57,11 @@ export interface MediaStore {
   dropStaged(ref: StoredRef): Promise<void>;
   /** Removes one object a verification made (a losing verification's copy); a key with nothing is not an error. */
   dropKey(key: string): Promise<void>;
+  /**
+   * Writes an object this service produces itself (a report's file) under `key`, streamed from `body` with memory
+   * flat, and answers its size. Never a key of an uploaded file: its keys are new uuids.
+   */
+  write(key: string, body: Readable, contentType: string): Promise<number>;
   /** Removes the bytes (and anything staged for them); a key with nothing stored is not an error. */
   remove(ref: StoredRef): Promise<void>;
 }
