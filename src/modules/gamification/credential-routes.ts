@@ -35,7 +35,7 @@ export function credentialRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      reply.header("cache-control", "no-store").header("content-type", "application/ld+json; charset=utf-8");
+      reply.header("cache-control", "no-store");
       return badgeCredential(
         db,
         deps,
@@ -61,7 +61,7 @@ export function credentialRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      reply.header("cache-control", "no-store").header("content-type", "application/ld+json; charset=utf-8");
+      reply.header("cache-control", "no-store");
       return statusList(db, deps, tenantOf(request).id, request.params.list, publicOrigin(request));
     },
   );
