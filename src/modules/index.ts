@@ -16,6 +16,7 @@ import { driveRoutes } from "./drive/routes.js";
 import { emailRoutes } from "./email/routes.js";
 import { enrollmentRoutes } from "./enrollments/routes.js";
 import { eventRoutes } from "./events/routes.js";
+import { gamificationRoutes } from "./gamification/routes.js";
 import { gradebookModuleRoutes } from "./gradebook/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { institutionRoutes } from "./institution/routes.js";
@@ -78,4 +79,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   certificateRoutes(app, ctx);
   await ltiRoutes(app, ctx);
   reportRoutes(app, ctx);
+  gamificationRoutes(app, ctx);
 }

@@ -6,6 +6,7 @@ import { classEvents } from "../classes/events.js";
 import { courseEvents } from "../courses/events.js";
 import { emailEvents } from "../email/events.js";
 import { enrollmentEvents } from "../enrollments/events.js";
+import { gamificationEvents } from "../gamification/events.js";
 import { gradeEvents } from "../gradebook/events.js";
 import { inviteEvents } from "../invites/events.js";
 import { jobEvents } from "../jobs/events.js";
@@ -44,6 +45,7 @@ export const EVENT_DEFINITIONS = {
   ...certificateEvents,
   ...reportEvents,
   ...jobEvents,
+  ...gamificationEvents,
 };
 
 type Definitions = typeof EVENT_DEFINITIONS;

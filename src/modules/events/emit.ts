@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { platformEvents } from "../../db/schema/index.js";
+import { gamifyEvents } from "../gamification/hook.js";
 import { enqueueDeliveries, enqueueDeliveriesForMany } from "../outbox/fanout.js";
 import {
   EVENT_CATALOGUE,
@@ -55,6 +56,11 @@ export async function emitEvent<T extends EventType>(
     subject,
     automationIds: input.automationIds,
   });
+  // Points and badges the event earns are written in its transaction (gamification/hook.ts), with their events.
+  const followUps = await gamifyEvents(tx, input.tenantId, [
+    { id, type: input.type, data: input.data, actor: input.actor, subject },
+  ]);
+  if (followUps.length > 0) await emitEvents(tx, input.tenantId, followUps);
   return { id, occurredAt, deliveries };
 }
 
@@ -92,5 +98,7 @@ export async function emitEvents(
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       AS x(id uuid, type text, schema_version integer, actor jsonb, subject jsonb, data jsonb)`);
   const counts = await enqueueDeliveriesForMany(tx, tenantId, rows);
+  const followUps = await gamifyEvents(tx, tenantId, rows);
+  if (followUps.length > 0) await emitEvents(tx, tenantId, followUps);
   return rows.map((row, i) => ({ id: row.id, occurredAt, deliveries: counts[i] ?? 0 }));
 }
