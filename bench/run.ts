@@ -77,6 +77,7 @@
  * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
+ * BENCH_LTI (1; 0 skips (s), the LTI launch of bench/lti.ts),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -131,6 +132,7 @@ import { type HistoryCheck, type HistoryScenario, measureHistory } from "./histo
 import { HOSTILE_TARGET_MAX_MS, type HostileMixResult, measureHostileMix } from "./hostile.js";
 import { requestJson } from "./http.js";
 import { type ListsResult, measureLists } from "./lists.js";
+import { type LtiResult, measureLtiLaunch } from "./lti.js";
 import { type MediaUploadResult, measureMediaUpload } from "./media-upload.js";
 import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
@@ -205,6 +207,8 @@ const settings = {
   listsOnly: process.env.BENCH_LISTS_ONLY?.split(",").map((name) => name.trim()),
   /** (r): enrollments of the gradebook scenario's large tenant (bench/gradebook.ts, against 1,000); 0 skips (r). */
   gradebook: envInt("BENCH_GRADEBOOK", 100_000),
+  /** (s): the LTI launch (bench/lti.ts); 0 skips it. */
+  lti: envInt("BENCH_LTI", 1) > 0,
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -1348,6 +1352,7 @@ async function main(): Promise<void> {
   let calendarFeed: CalendarFeedResult | undefined;
   let lists: ListsResult | undefined;
   let gradebook: GradebookResult | undefined;
+  let ltiLaunch: LtiResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1484,6 +1489,18 @@ async function main(): Promise<void> {
           { small: 1000, large: settings.gradebook },
           log,
         );
+      }
+      // (s): an LTI launch, OIDC initiation to the signed id_token (bench/lti.ts).
+      if (settings.lti) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        ltiLaunch = await measureLtiLaunch(database, appConfig, log);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1741,6 +1758,15 @@ async function main(): Promise<void> {
       `  checks: ${g.problems.length === 0 ? "all passed" : g.problems.join("; ")}`,
     );
   }
+  if (ltiLaunch !== undefined) {
+    out.push(
+      "",
+      "(s) LTI launch (bench/lti.ts), PostgreSQL:",
+      `  s1 launch start + OIDC authorization to the signed id_token: p50 ${ltiLaunch.p50Ms} ms, ` +
+        `p99 ${ltiLaunch.p99Ms} ms over ${ltiLaunch.launches}`,
+      `  checks: ${ltiLaunch.problems.length === 0 ? "all passed" : ltiLaunch.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1752,6 +1778,7 @@ async function main(): Promise<void> {
     ...(hostileMix === undefined ? {} : { hostileMix }),
     ...(lists === undefined ? {} : { lists }),
     ...(gradebook === undefined ? {} : { gradebook }),
+    ...(ltiLaunch === undefined ? {} : { ltiLaunch }),
     machine: {
       node: process.version,
       cpus: cpus().length,
