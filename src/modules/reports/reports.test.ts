@@ -84,6 +84,12 @@ describe("a run, from 202 to its file", () => {
     // Formula-like text typed by users is defused (OWASP CSV injection).
     expect(lines[1]).toContain(",'=Formula course,");
     expect(file.body.length).toBe(done.file.sizeBytes);
+    const asJson = await call(a, key, "GET", `/reports/${queued.id}/download?redirect=false`);
+    expect(asJson.statusCode).toBe(200);
+    expect(asJson.json()).toEqual({
+      url: expect.stringContaining(`/api/reports/${queued.id}/file?token=`),
+      expiresAt: expect.any(String),
+    });
 
     const completed = await eventsOf(h, a, "report_completed");
     expect(completed.map((e) => e.data)).toContainEqual(
