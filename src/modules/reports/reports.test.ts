@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fieldsOf, MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, makeKey, makeUser, roleCookie } from "../../test-support/harness.js";
-import { download, eventsOf, runJobs } from "./test-kit.js";
+import { download, eventsOf, runJobs } from "../../test-support/reports.js";
 
 const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2 });
 const [a, b] = tenants;
