@@ -50,6 +50,8 @@
  *   (r) the gradebook (bench/gradebook.ts): the page of 100 students × 50 items at 1,000 and BENCH_GRADEBOOK
  *       enrollments in the tenant (ratio, target ≥ 0.8), a bulk of 1,000 grades (≤ 1 s, statements counted), one
  *       grade write with its course grade (p50 ≤ 5 ms), and certificate PDFs per second;
+ *   (t) reports and jobs (bench/reports.ts): an enrollments report of BENCH_REPORTS rows from POST to its file
+ *       (target < 60 s at 1,000,000, peak RSS < 250 MB), and jobs claimed per second by the queue (db/lease.ts);
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -78,6 +80,7 @@
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
  * BENCH_LTI (1; 0 skips (s), the LTI launch of bench/lti.ts),
+ * BENCH_REPORTS (1000000: rows of the report of (t), bench/reports.ts; 0 skips (t)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -138,6 +141,7 @@ import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
+import { measureReports, type ReportsResult } from "./reports.js";
 import {
   analyze,
   type BenchTenant,
@@ -209,6 +213,8 @@ const settings = {
   gradebook: envInt("BENCH_GRADEBOOK", 100_000),
   /** (s): the LTI launch (bench/lti.ts); 0 skips it. */
   lti: envInt("BENCH_LTI", 1) > 0,
+  /** (t): rows of the report run in the reports scenario (bench/reports.ts); 0 skips (t). */
+  reports: envInt("BENCH_REPORTS", 1_000_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -237,6 +243,7 @@ const customised =
     "BENCH_LISTS_HUGE",
     "BENCH_LISTS_ONLY",
     "BENCH_GRADEBOOK",
+    "BENCH_REPORTS",
     "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -1353,6 +1360,7 @@ async function main(): Promise<void> {
   let lists: ListsResult | undefined;
   let gradebook: GradebookResult | undefined;
   let ltiLaunch: LtiResult | undefined;
+  let reports: ReportsResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1501,6 +1509,18 @@ async function main(): Promise<void> {
           WORKER: "off",
         });
         ltiLaunch = await measureLtiLaunch(database, appConfig, log);
+      }
+      // (t): a report of BENCH_REPORTS rows streamed to its file, and the job queue's claims (bench/reports.ts).
+      if (settings.reports > 0) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        reports = await measureReports(database, appConfig, settings.reports, log);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1767,6 +1787,17 @@ async function main(): Promise<void> {
       `  checks: ${ltiLaunch.problems.length === 0 ? "all passed" : ltiLaunch.problems.join("; ")}`,
     );
   }
+  if (reports !== undefined) {
+    const r = reports;
+    out.push(
+      "",
+      "(t) reports and jobs (bench/reports.ts), PostgreSQL:",
+      `  t1 enrollments report of ${r.rows} rows (CSV, ${r.fileBytes} bytes): ${r.seconds} s, ${r.rowsPerSecond} rows/s ` +
+        `(target < 60 s at 1,000,000); peak RSS ${r.rssPeakMB} MB, ${r.rssBeforeMB} MB before (target < 250 MB)`,
+      `  t2 job claims (db/lease.ts): ${r.claims.perSecond} jobs/s over ${r.claims.jobs} jobs`,
+      `  checks: ${r.problems.length === 0 ? "all passed" : r.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1779,6 +1810,7 @@ async function main(): Promise<void> {
     ...(lists === undefined ? {} : { lists }),
     ...(gradebook === undefined ? {} : { gradebook }),
     ...(ltiLaunch === undefined ? {} : { ltiLaunch }),
+    ...(reports === undefined ? {} : { reports }),
     machine: {
       node: process.version,
       cpus: cpus().length,

@@ -49,6 +49,7 @@ import { fixtures as lti } from "./matrix/lti.js";
 import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
+import { fixtures as reports } from "./matrix/reports.js";
 import { fixtures as rubrics } from "./matrix/rubrics.js";
 import { fixtures as settings } from "./matrix/settings.js";
 import { fixtures as tags } from "./matrix/tags.js";
@@ -247,6 +248,7 @@ const GROUPS: Fixtures[] = [
   live,
   lti,
   certificates,
+  reports,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

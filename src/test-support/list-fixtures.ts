@@ -3,6 +3,7 @@ import { ASSIGNMENTS } from "./list-fixtures/assignments.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
 import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
+import { JOBS } from "./list-fixtures/jobs.js";
 import { LEARNING } from "./list-fixtures/learning.js";
 import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
 import { PEOPLE } from "./list-fixtures/people.js";
@@ -29,6 +30,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...PLATFORM,
   ...INTEGRATIONS,
   ...CERTIFICATES,
+  ...JOBS,
 ];
 
 /**

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../../test-support/api.js";
 import { makeKey } from "../../test-support/harness.js";
-import { eventsOf, HANDLERS, runJobs } from "../reports/test-kit.js";
+import { eventsOf, HANDLERS, runJobs } from "../../test-support/reports.js";
 import { claimJobs, type JobHandler, runClaimed } from "./run.js";
 
 const { h, tenants, call } = useApi({ tenants: 3 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fieldsOf, MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, makeKey, makeUser, roleCookie } from "../../test-support/harness.js";
-import { download, eventsOf, runJobs } from "./test-kit.js";
+import { download, eventsOf, runJobs } from "../../test-support/reports.js";
 
 const { h, tenants, call } = useApi({ env: MANY_STUDENTS, tenants: 2 });
 const [a, b] = tenants;
@@ -84,6 +84,12 @@ describe("a run, from 202 to its file", () => {
     // Formula-like text typed by users is defused (OWASP CSV injection).
     expect(lines[1]).toContain(",'=Formula course,");
     expect(file.body.length).toBe(done.file.sizeBytes);
+    const asJson = await call(a, key, "GET", `/reports/${queued.id}/download?redirect=false`);
+    expect(asJson.statusCode).toBe(200);
+    expect(asJson.json()).toEqual({
+      url: expect.stringContaining(`/api/reports/${queued.id}/file?token=`),
+      expiresAt: expect.any(String),
+    });
 
     const completed = await eventsOf(h, a, "report_completed");
     expect(completed.map((e) => e.data)).toContainEqual(

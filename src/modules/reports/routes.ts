@@ -13,11 +13,13 @@ import { jobRoutes } from "../jobs/routes.js";
 import { localObjects, objectTokenValid } from "../media/service.js";
 import {
   CreateReportBody,
+  DownloadQuery,
   FileQuery,
   ListReportsQuery,
   ReportPage,
   ReportRun,
   ReportTypeList,
+  SignedUrl,
 } from "./schemas.js";
 import * as service from "./service.js";
 
@@ -113,23 +115,25 @@ export function reportRoutes(app: App, ctx: AppContext): void {
         summary: "Download a report's file",
         description:
           "302 to a signed URL of the file, valid REPORT_URL_TTL_SECONDS (default an hour): a presigned GET on S3, " +
-          "this API's own file route on the local store. 409 `conflict` until the run is completed. " +
-          ACCESS_NOTE,
+          "this API's own file route on the local store; `redirect=false` answers it as JSON instead. 409 " +
+          `\`conflict\` until the run is completed. ${ACCESS_NOTE}`,
         params: IdParams,
-        response: { 302: Type.Null({ description: "The signed URL is in `Location`." }) },
+        querystring: DownloadQuery,
+        response: { 200: SignedUrl, 302: Type.Null({ description: "The signed URL is in `Location`." }) },
       },
     },
     async (request, reply) => {
-      const url = await service.downloadUrl(
+      const signed = await service.downloadUrl(
         ctx,
         tenantOf(request).id,
         requireUuid(request.params.id),
         publicOrigin(request),
       );
+      reply.header("cache-control", "no-store");
+      if (request.query.redirect === false) return signed;
       reply
         .code(302)
-        .header("location", url)
-        .header("cache-control", "no-store")
+        .header("location", signed.url)
         .send(undefined as never);
     },
   );

@@ -54,7 +54,12 @@ export const CreateReportBody = Type.Object(
     format: Type.Optional(StringEnum(REPORT_FORMATS, { default: "csv" })),
     parameters: Type.Optional(Parameters),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { type: "grades", format: "csv", parameters: { courseId: "3f9a1b2c-7d6e-4f5a-8b9c-0d1e2f3a4b5c" } },
+    ],
+  },
 );
 export type CreateReportBodyType = Static<typeof CreateReportBody>;
 
@@ -120,6 +125,31 @@ export const ListReportsQuery = Type.Object(
 export type ListReportsQueryType = Static<typeof ListReportsQuery>;
 
 export const ReportPage = CappedPageOf(ReportRun);
+
+export const DownloadQuery = Type.Object(
+  {
+    redirect: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: "`false` answers 200 with the signed URL in the body instead of a 302 to it.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SignedUrl = Type.Object(
+  { url: Type.String({ format: "uri" }), expiresAt: IsoDateTime },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        url: "https://acme.example.com/api/reports/5b7e2a1c-3d4f-4e5a-9b6c-7d8e9f0a1b2c/file?token=1772370000.abc",
+        expiresAt: "2026-03-01T13:00:00.000Z",
+      },
+    ],
+  },
+);
 
 export const FileQuery = Type.Object(
   { token: Type.String({ maxLength: 200 }) },

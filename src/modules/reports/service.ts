@@ -139,7 +139,7 @@ export async function downloadUrl(
   tenantId: string,
   id: string,
   origin: string,
-): Promise<string> {
+): Promise<{ url: string; expiresAt: string }> {
   const row = await findRun(ctx.database.db, tenantId, id);
   if (row.status !== "succeeded") {
     throw new AppError("conflict", {
@@ -149,7 +149,7 @@ export async function downloadUrl(
   }
   const file = row.result as ReportResult;
   const expiresAt = new Date(Date.now() + ctx.config.jobs.reportUrlTtlSeconds * 1000);
-  return objectUrl(
+  const url = await objectUrl(
     ctx.config.media,
     tenantId,
     file,
@@ -157,6 +157,7 @@ export async function downloadUrl(
     expiresAt,
     `${origin}/api/reports/${row.id}/file`,
   );
+  return { url, expiresAt: expiresAt.toISOString() };
 }
 
 /**

@@ -40,6 +40,11 @@ export const RESOURCE_TAG_LIST = [
   { name: "tags", description: "Labels for organising and filtering the catalogue." },
   { name: "media", description: "Uploaded files: three-step uploads, verification, signed download URLs." },
   { name: "drive", description: "Folders over the uploaded files, shared with a course or a class." },
+  {
+    name: "reports",
+    description: "Report runs as background jobs, streamed to CSV or JSON lines behind signed download URLs.",
+  },
+  { name: "jobs", description: "Background jobs: status, progress and counts, cancellation." },
   { name: "api-keys", description: "Keys for server-to-server calls, with scopes and rate tiers." },
   { name: "billing", description: "The plan, the Stripe subscription and the payment log." },
   {

@@ -1,10 +1,10 @@
 /** Shared by the reports and jobs tests: running a tenant's queued jobs, reading events and a run's file. */
 import { and, eq } from "drizzle-orm";
-import { platformEvents } from "../../db/schema/index.js";
-import type { Caller } from "../../test-support/api.js";
-import type { Harness, TestTenant } from "../../test-support/harness.js";
-import { drainJobs, type JobHandlers } from "../jobs/service.js";
-import { reportJobHandler } from "./service.js";
+import { platformEvents } from "../db/schema/index.js";
+import { drainJobs, type JobHandlers } from "../modules/jobs/service.js";
+import { reportJobHandler } from "../modules/reports/service.js";
+import type { Caller } from "./api.js";
+import type { Harness, TestTenant } from "./harness.js";
 
 export const HANDLERS: JobHandlers = { report: reportJobHandler };
 
