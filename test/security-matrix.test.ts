@@ -41,6 +41,7 @@ import { fixtures as drive } from "./matrix/drive.js";
 import { fixtures as email } from "./matrix/email.js";
 import { fixtures as enrollments } from "./matrix/enrollments.js";
 import type { Fixture, Fixtures } from "./matrix/fixture.js";
+import { fixtures as gamification } from "./matrix/gamification.js";
 import { fixtures as gradebook } from "./matrix/gradebook.js";
 import { fixtures as institution } from "./matrix/institution.js";
 import { fixtures as learningPaths } from "./matrix/learning-paths.js";
@@ -249,6 +250,7 @@ const GROUPS: Fixtures[] = [
   lti,
   certificates,
   reports,
+  gamification,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

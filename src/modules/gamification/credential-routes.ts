@@ -5,9 +5,12 @@ import { publicOrigin } from "../../platform/http/host.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { badgeCredential, hostedAssertion, LIST_BITS, statusList } from "./credentials.js";
+import { ASSERTION_EXAMPLE, CREDENTIAL_EXAMPLE, STATUS_LIST_EXAMPLE } from "./examples.js";
 
 const tags = ["gamification"];
-const Json = Type.Object({}, { additionalProperties: true });
+/** JSON-LD documents whose shape the standards define; the examples show them. */
+const Json = (example: Record<string, unknown>) =>
+  Type.Object({}, { additionalProperties: true, examples: [example] });
 const ListParams = Type.Object({ list: Type.Integer({ minimum: 0, maximum: 70_000_000_000 }) });
 
 /**
@@ -31,7 +34,7 @@ export function credentialRoutes(app: App, ctx: AppContext): void {
           "recipient is a salted SHA-256 of the e-mail. Revocation shows in the `credentialStatus` " +
           "(BitstringStatusListEntry), not in the credential.",
         params: IdParams,
-        response: { 200: Json },
+        response: { 200: Json(CREDENTIAL_EXAMPLE) },
       },
     },
     async (request, reply) => {
@@ -57,7 +60,7 @@ export function credentialRoutes(app: App, ctx: AppContext): void {
           `Public. A signed \`BitstringStatusListCredential\` (W3C Bitstring Status List, purpose \`revocation\`) ` +
           `of ${LIST_BITS} bits; a credential's \`credentialStatus.statusListIndex\` is its bit.`,
         params: ListParams,
-        response: { 200: Json },
+        response: { 200: Json(STATUS_LIST_EXAMPLE) },
       },
     },
     async (request, reply) => {
@@ -75,7 +78,7 @@ export function credentialRoutes(app: App, ctx: AppContext): void {
         summary: "A badge award as an Open Badges 2.0 hosted assertion",
         description: "Public. A revoked award answers `{revoked: true, revocationReason}`.",
         params: IdParams,
-        response: { 200: Json },
+        response: { 200: Json(ASSERTION_EXAMPLE) },
       },
     },
     async (request, reply) => {

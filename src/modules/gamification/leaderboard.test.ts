@@ -104,7 +104,7 @@ describe("leaderboards", () => {
     const other = await student(b, "Outra Pessoa");
     await call(b, keyB, "POST", "/gamification/points", { userId: other.id, points: 20, note: "x" });
     await call(b, keyB, "POST", "/gamification/points", { userId: me.id, points: 10, note: "x" });
-    expect((await board(b, me.cookie)).statusCode).toBe(403);
+    expect((await board(b, me.cookie)).statusCode).toBe(404);
     await call(b, keyB, "PATCH", "/gamification/settings", {
       leaderboard: { enabled: true, anonymize: true },
     });

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { AppError, validationError } from "../../platform/errors/app-error.js";
+import { notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Period, SettingsRecord, StandingScope } from "./schemas.js";
@@ -62,7 +62,8 @@ export async function leaderboard(
   },
   viewer: Viewer,
 ) {
-  if (viewer.kind === "learner" && !settings.leaderboard.enabled) throw new AppError("forbidden");
+  // For students there is no leaderboard while it is disabled (staff read it to prepare one).
+  if (viewer.kind === "learner" && !settings.leaderboard.enabled) throw notFound();
   const scope = query.scope ?? settings.leaderboard.scope;
   const period = query.period ?? settings.leaderboard.period;
   const scopeId = await scopeIdOf(db, tenantId, scope, query);

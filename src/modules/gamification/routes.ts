@@ -122,7 +122,7 @@ export function gamificationRoutes(app: App, ctx: AppContext): void {
   app.get(
     "/api/institution/gamification/leaderboard",
     {
-      config: { access: read },
+      config: { access: read, errors: [404] },
       schema: {
         tags,
         summary: "Read a leaderboard",
@@ -131,7 +131,7 @@ export function gamificationRoutes(app: App, ctx: AppContext): void {
           "zone) in the institution, a course (`courseId`: points earned there) or a class group " +
           "(`classGroupId`: its members' points earned while members). Scope and period default to the " +
           "settings'. Highest first, equal points by user id; `rank` is the position. Students read it only " +
-          "while `leaderboard.enabled` (403 otherwise); with `anonymize` they see others as `Learner #<rank>` " +
+          "while `leaderboard.enabled` (404 otherwise); with `anonymize` they see others as `Learner #<rank>` " +
           "without id, and their own row (`me: true`) with their name. " +
           cappedTotalNote("never (rows are counted)"),
         querystring: LeaderboardQuery,

@@ -2,17 +2,27 @@ import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
+import { Award } from "./badge-schemas.js";
+import {
+  AWARD_EXAMPLE,
+  BADGE_EXAMPLE,
+  CREATE_BADGE_EXAMPLE,
+  LEDGER_EXAMPLE,
+  SETTINGS_EXAMPLE,
+  SETTINGS_PATCH_EXAMPLE,
+  STANDING_EXAMPLE,
+  SUMMARY_EXAMPLE,
+} from "./examples.js";
+
+export * from "./badge-schemas.js";
 
 export const SCOPES = ["institution", "course", "class_group"] as const;
 export type StandingScope = (typeof SCOPES)[number];
 export const PERIODS = ["all_time", "month", "week"] as const;
 export type Period = (typeof PERIODS)[number];
 export const LEDGER_REASONS = ["rule", "manual", "adjustment"] as const;
-export const AWARDED_BY = ["rule", "user", "automation", "api"] as const;
-export const AWARD_RULE_TYPES = ["manual", "event", "points_threshold", "course_completion"] as const;
-export const BADGE_STATUSES = ["active", "archived"] as const;
 
-const EventName = Type.String({
+export const EventName = Type.String({
   minLength: 1,
   maxLength: 64,
   description:
@@ -41,6 +51,18 @@ export const PointRule = Type.Object(
         "Most points one user earns from this rule per calendar day in the institution's time zone; an award " +
         "that would pass it is cut down to what is left.",
     }),
+  },
+  { additionalProperties: false },
+);
+
+/** A rule as given: the keys with defaults may be left out. */
+const PointRuleInput = Type.Object(
+  {
+    event: PointRule.properties.event,
+    points: PointRule.properties.points,
+    multiplyByScore: Type.Optional(PointRule.properties.multiplyByScore),
+    cooldownSeconds: Type.Optional(PointRule.properties.cooldownSeconds),
+    dailyCap: Type.Optional(PointRule.properties.dailyCap),
   },
   { additionalProperties: false },
 );
@@ -76,7 +98,7 @@ export const Settings = Type.Object(
     leaderboard: LeaderboardSettings,
     updatedAt: Type.Union([IsoDateTime, Type.Null()]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [SETTINGS_EXAMPLE] },
 );
 export type SettingsRecord = Static<typeof Settings>;
 
@@ -84,7 +106,10 @@ export const SettingsPatch = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean()),
     pointRules: Type.Optional(
-      Type.Array(PointRule, { maxItems: 50, description: "At most one rule per event; replaces the list." }),
+      Type.Array(PointRuleInput, {
+        maxItems: 50,
+        description: "At most one rule per event; replaces the list.",
+      }),
     ),
     levels: Type.Optional(
       Type.Array(Level, {
@@ -95,143 +120,9 @@ export const SettingsPatch = Type.Object(
     ),
     leaderboard: Type.Optional(Type.Partial(LeaderboardSettings, { additionalProperties: false })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, minProperties: 1, examples: [SETTINGS_PATCH_EXAMPLE] },
 );
 export type SettingsPatchInput = Static<typeof SettingsPatch>;
-
-const Alignment = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    url: Type.String({ format: "uri", maxLength: 2000, pattern: "^https?://" }),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
-  },
-  { additionalProperties: false },
-);
-
-export const AwardRule = Type.Object(
-  {
-    type: StringEnum(AWARD_RULE_TYPES),
-    event: Type.Optional(EventName),
-    courseId: Type.Optional(Uuid),
-    threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-  },
-  {
-    additionalProperties: false,
-    description:
-      "`manual`: by hand only. `event`: the event's user earns it (`event` required). `course_completion`: " +
-      "completing `courseId`. `points_threshold`: reaching `threshold` points.",
-  },
-);
-export type AwardRuleInput = Static<typeof AwardRule>;
-
-const BadgeFields = {
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.String({ minLength: 1, maxLength: 1000 }),
-  imageMediaId: Type.String({
-    format: "uuid",
-    description: "A ready image file of the institution (media).",
-  }),
-  criteriaNarrative: Type.String({ minLength: 1, maxLength: 5000 }),
-  criteriaUrl: Type.Union([
-    Type.String({ format: "uri", maxLength: 2000, pattern: "^https?://" }),
-    Type.Null(),
-  ]),
-  alignment: Type.Array(Alignment, { maxItems: 20 }),
-  tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 }),
-  awardRule: AwardRule,
-  expiresAfterDays: Type.Union([Type.Integer({ minimum: 1, maximum: 36_500 }), Type.Null()]),
-  status: StringEnum(BADGE_STATUSES),
-};
-
-export const Badge = Type.Object(
-  {
-    id: Uuid,
-    ...BadgeFields,
-    awardedCount: Type.Integer({ minimum: 0, description: "Awards not revoked." }),
-    createdAt: IsoDateTime,
-    updatedAt: IsoDateTime,
-  },
-  { additionalProperties: false },
-);
-export type BadgeRecord = Static<typeof Badge>;
-export const BadgePage = CappedPageOf(Badge);
-
-export const CreateBadgeBody = Type.Object(
-  {
-    name: BadgeFields.name,
-    description: BadgeFields.description,
-    imageMediaId: BadgeFields.imageMediaId,
-    criteriaNarrative: BadgeFields.criteriaNarrative,
-    criteriaUrl: Type.Optional(BadgeFields.criteriaUrl),
-    alignment: Type.Optional(BadgeFields.alignment),
-    tags: Type.Optional(BadgeFields.tags),
-    awardRule: Type.Optional(AwardRule),
-    expiresAfterDays: Type.Optional(BadgeFields.expiresAfterDays),
-    status: Type.Optional(BadgeFields.status),
-  },
-  { additionalProperties: false },
-);
-export type CreateBadgeInput = Static<typeof CreateBadgeBody>;
-export const PatchBadgeBody = Type.Partial(CreateBadgeBody, { additionalProperties: false });
-export type PatchBadgeInput = Static<typeof PatchBadgeBody>;
-
-export const ListBadgesQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(StringEnum(BADGE_STATUSES)) },
-  { additionalProperties: false },
-);
-
-const Evidence = Type.Object(
-  {
-    url: Type.Optional(Type.String({ format: "uri", maxLength: 2000, pattern: "^https?://" })),
-    narrative: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
-
-export const Award = Type.Object(
-  {
-    id: Uuid,
-    badgeId: Uuid,
-    userId: Uuid,
-    issuedAt: IsoDateTime,
-    expiresAt: Type.Union([IsoDateTime, Type.Null()]),
-    evidence: Type.Array(Evidence),
-    awardedBy: StringEnum(AWARDED_BY),
-    revoked: Type.Boolean(),
-    revocationReason: Type.Union([Type.String(), Type.Null()]),
-    credentialUrl: Type.String({
-      description:
-        "Public: the Open Badges 3.0 credential (signed, eddsa-rdfc-2022), on the institution's host.",
-    }),
-    assertionUrl: Type.String({
-      description: "Public: the same award as an Open Badges 2.0 hosted assertion.",
-    }),
-  },
-  { additionalProperties: false },
-);
-export type AwardRecord = Static<typeof Award>;
-
-export const AwardBody = Type.Object(
-  {
-    userIds: Type.Array(Uuid, { minItems: 1, maxItems: 500, uniqueItems: true }),
-    evidence: Type.Optional(Type.Array(Evidence, { maxItems: 10 })),
-  },
-  { additionalProperties: false },
-);
-export const AwardResult = Type.Object(
-  {
-    awarded: Type.Array(Award),
-    alreadyHeld: Type.Array(Uuid, {
-      description: "Users who hold the badge already (not revoked): unchanged.",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const RevokeBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 1000 }) },
-  { additionalProperties: false },
-);
 
 export const PointsBody = Type.Object(
   {
@@ -240,7 +131,10 @@ export const PointsBody = Type.Object(
     note: Type.String({ minLength: 1, maxLength: 1000 }),
     courseId: Type.Optional(Type.Union([Uuid, Type.Null()])),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ userId: LEDGER_EXAMPLE.userId, points: 25, note: "Helped run the science fair." }],
+  },
 );
 
 export const LedgerEntry = Type.Object(
@@ -256,7 +150,7 @@ export const LedgerEntry = Type.Object(
     balanceAfter: Type.Integer(),
     createdAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [LEDGER_EXAMPLE] },
 );
 export type LedgerRecord = Static<typeof LedgerEntry>;
 export const LedgerPage = PageOf(LedgerEntry);
@@ -280,7 +174,7 @@ export const Standing = Type.Object(
     points: Type.Integer(),
     me: Type.Boolean({ description: "The caller's own row." }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [STANDING_EXAMPLE] },
 );
 export const LeaderboardPage = CappedPageOf(Standing);
 
@@ -296,5 +190,5 @@ export const UserSummary = Type.Object(
     }),
     badges: Type.Array(Award, { description: "Awards held (not revoked), newest first, at most 100." }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [SUMMARY_EXAMPLE] },
 );

@@ -32,6 +32,12 @@ export const RESOURCE_TAG_LIST = [
     description:
       "Certificate templates, certificates issued on completion or by hand, PDFs and public verification.",
   },
+  {
+    name: "gamification",
+    description:
+      "Point rules, the append-only point ledger, levels, leaderboards, and badges issued as Open Badges 3.0 " +
+      "credentials.",
+  },
   { name: "users", description: "Students, instructors and administrators of the institution." },
   { name: "profile-fields", description: "Custom profile fields the institution defines for its users." },
   { name: "themes", description: "The institution's brand: colours, fonts, logo and custom CSS." },
