@@ -185,7 +185,15 @@ export function promptRoutes(app: App, ctx: AppContext, client: OutboundClient):
           "`{text}`, then `done` (this body without `text`) or `error`.",
         params: IdParams,
         body: RunBody,
-        response: { 200: RunResult },
+        response: {
+          200: {
+            description: "The answer, or with `stream: true` its Server-Sent Events.",
+            content: {
+              "application/json": { schema: RunResult },
+              "text/event-stream": { schema: Type.String() },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {
