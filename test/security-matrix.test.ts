@@ -33,6 +33,7 @@ import {
   roleCookie,
   type TestTenant,
 } from "../src/test-support/harness.js";
+import { fixtures as ai } from "./matrix/ai.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
 import { fixtures as assignmentGroup } from "./matrix/assignments.js";
 import { fixtures as certificates } from "./matrix/certificates.js";
@@ -245,6 +246,7 @@ const GROUPS: Fixtures[] = [
   drive,
   live,
   certificates,
+  ai,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

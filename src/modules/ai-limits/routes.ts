@@ -89,7 +89,7 @@ export function aiLimitRoutes(app: App, ctx: AppContext): void {
       const { row, created } = await service.putOverride(
         db,
         tenantOf(request).id,
-        subjectType,
+        service.subjectTypeOf(subjectType),
         subjectId,
         request.body,
       );
@@ -111,7 +111,7 @@ export function aiLimitRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { subjectType, subjectId } = request.params;
-      await service.deleteOverride(db, tenantOf(request).id, subjectType, subjectId);
+      await service.deleteOverride(db, tenantOf(request).id, service.subjectTypeOf(subjectType), subjectId);
       reply.code(204).send(null);
     },
   );

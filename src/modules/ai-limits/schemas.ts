@@ -64,8 +64,9 @@ export const ListOverridesQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** Plain strings: a path naming no subject type is a resource that does not exist (404), like an unknown id. */
 export const OverrideParams = Type.Object({
-  subjectType: StringEnum(SUBJECT_TYPES),
+  subjectType: Type.String({ maxLength: 64, description: "`user`, `class_group`, `course` or `role`." }),
   subjectId: Type.String({ maxLength: 64, description: "A user, class group or course id, or a role name." }),
 });
 export const PutOverrideBody = Type.Object(

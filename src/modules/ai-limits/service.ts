@@ -8,8 +8,20 @@ import { pageWindow } from "../../platform/pagination/pagination.js";
 import { rowsOf } from "../ai/sql.js";
 import * as repo from "./repo.js";
 import { userLimit } from "./reserve.js";
-import type { PolicyRecord, PutOverrideInput, PutPolicyInput, SubjectType, UsageRecord } from "./schemas.js";
+import {
+  type PolicyRecord,
+  type PutOverrideInput,
+  type PutPolicyInput,
+  SUBJECT_TYPES,
+  type SubjectType,
+  type UsageRecord,
+} from "./schemas.js";
 import { windowOf } from "./window.js";
+
+export function subjectTypeOf(raw: string): SubjectType {
+  if (!(SUBJECT_TYPES as readonly string[]).includes(raw)) throw notFound();
+  return raw as SubjectType;
+}
 
 export const getPolicy = (db: Executor, tenantId: string) => repo.findPolicy(db, tenantId);
 

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { admins, signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { notFound } from "../../platform/errors/app-error.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import type { OutboundClient } from "../../platform/outbound/client.js";
@@ -24,6 +25,12 @@ import {
 import * as service from "./service.js";
 
 const tags = ["prompts"];
+
+/** A path's version number; anything else names no version. */
+function versionOf(raw: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
 const BASE = "/api/institution/prompts";
 const read = staff("ai:read");
 const write = admins("ai:write");
@@ -138,7 +145,7 @@ export function promptRoutes(app: App, ctx: AppContext, client: OutboundClient):
         db,
         tenantOf(request).id,
         requireUuid(request.params.id),
-        request.params.version,
+        versionOf(request.params.version),
       ),
   );
 

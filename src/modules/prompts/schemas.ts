@@ -145,7 +145,10 @@ export const VersionsQuery = Type.Object({ ...PageQuery }, { additionalPropertie
 
 export const VersionParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
-  version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  version: Type.String({
+    maxLength: 16,
+    description: "A version number; anything else names no version (404).",
+  }),
 });
 
 const Values = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: MAX_VALUE }), {
