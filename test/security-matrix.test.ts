@@ -33,6 +33,7 @@ import {
   roleCookie,
   type TestTenant,
 } from "../src/test-support/harness.js";
+import { fixtures as ai } from "./matrix/ai.js";
 import { fixtures as assessment } from "./matrix/assessment.js";
 import { fixtures as assignmentGroup } from "./matrix/assignments.js";
 import { fixtures as certificates } from "./matrix/certificates.js";
@@ -251,6 +252,7 @@ const GROUPS: Fixtures[] = [
   certificates,
   reports,
   gamification,
+  ai,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

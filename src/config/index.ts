@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type AiConfig, loadAiConfig } from "./ai.js";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
@@ -58,6 +59,8 @@ export interface Config {
   media: MediaConfig;
   /** Video providers' API locations (ZOOM_API_BASE, ZOOM_OAUTH_BASE). */
   video: VideoConfig;
+  /** The environment's AI provider (AI_BASE_URL, AI_API_KEY, AI_MODEL) and call timeouts and retries. */
+  ai: AiConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -132,5 +135,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobs: loadJobsConfig(env),
     media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
     video: loadVideoConfig(env),
+    ai: loadAiConfig(env),
   };
 }

@@ -150,6 +150,13 @@ export const enUS = {
   "conflict.assignment_locked": "This assignment no longer takes submissions (locked).",
   "conflict.submission_attempts_exhausted": "This user has used every attempt the assignment allows.",
   "forbidden.submission_own": "A student can submit its own work only.",
+  ai_not_configured: "No AI provider is configured for this institution.",
+  ai_provider_error: "The AI provider could not be reached or refused the call. Please try again later.",
+  ai_limit_unverifiable:
+    "The AI usage limit cannot be checked right now, so the call was not made. Please try again later.",
+  "conflict.prompt_key_taken": "A prompt with this key already exists.",
+  "conflict.prompt_active_taken":
+    "Another prompt is already active for this feature and scope; archive it or make it a draft first.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -152,4 +152,12 @@ export const esES: Catalogue = {
   "conflict.assignment_locked": "Esta tarea ya no acepta entregas (bloqueada).",
   "conflict.submission_attempts_exhausted": "Este usuario ya usó todos los intentos de la tarea.",
   "forbidden.submission_own": "Un estudiante solo puede entregar su propio trabajo.",
+  ai_not_configured: "No hay ningún proveedor de IA configurado para esta institución.",
+  ai_provider_error:
+    "No se pudo contactar con el proveedor de IA o este rechazó la llamada. Inténtelo más tarde.",
+  ai_limit_unverifiable:
+    "No se puede comprobar ahora el límite de uso de IA; la llamada no se realizó. Inténtelo más tarde.",
+  "conflict.prompt_key_taken": "Ya existe un prompt con esta clave.",
+  "conflict.prompt_active_taken":
+    "Otro prompt ya está activo para esta función y ámbito; archívelo o páselo a borrador primero.",
 };

@@ -155,4 +155,11 @@ export const frFR: Catalogue = {
   "conflict.assignment_locked": "Ce devoir n’accepte plus de remises (verrouillé).",
   "conflict.submission_attempts_exhausted": "Cet utilisateur a utilisé toutes les tentatives du devoir.",
   "forbidden.submission_own": "Un élève ne peut remettre que son propre travail.",
+  ai_not_configured: "Aucun fournisseur d’IA n’est configuré pour cet établissement.",
+  ai_provider_error: "Le fournisseur d’IA est injoignable ou a refusé l’appel. Veuillez réessayer plus tard.",
+  ai_limit_unverifiable:
+    "La limite d’usage de l’IA ne peut pas être vérifiée pour le moment ; l’appel n’a pas été fait. Veuillez réessayer plus tard.",
+  "conflict.prompt_key_taken": "Un prompt avec cette clé existe déjà.",
+  "conflict.prompt_active_taken":
+    "Un autre prompt est déjà actif pour cette fonctionnalité et cette portée ; archivez-le ou repassez-le en brouillon d’abord.",
 };

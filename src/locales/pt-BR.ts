@@ -150,4 +150,12 @@ export const ptBR: Catalogue = {
   "conflict.assignment_locked": "Esta tarefa não aceita mais entregas (bloqueada).",
   "conflict.submission_attempts_exhausted": "Este usuário já usou todas as tentativas da tarefa.",
   "forbidden.submission_own": "Um aluno só pode entregar o próprio trabalho.",
+  ai_not_configured: "Nenhum provedor de IA está configurado para esta instituição.",
+  ai_provider_error:
+    "O provedor de IA não pôde ser alcançado ou recusou a chamada. Tente novamente mais tarde.",
+  ai_limit_unverifiable:
+    "O limite de uso de IA não pode ser verificado agora; a chamada não foi feita. Tente novamente mais tarde.",
+  "conflict.prompt_key_taken": "Já existe um prompt com esta chave.",
+  "conflict.prompt_active_taken":
+    "Outro prompt já está ativo para esta funcionalidade e escopo; arquive-o ou torne-o rascunho antes.",
 };

@@ -1,5 +1,8 @@
 import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
+import { createOutboundClient } from "../platform/outbound/client.js";
+import { aiProviderRoutes } from "./ai/provider-routes.js";
+import { aiLimitRoutes } from "./ai-limits/routes.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
 import { scopeRoutes } from "./api-keys/scope-routes.js";
 import { assignmentRoutes } from "./assignments/routes.js";
@@ -28,6 +31,7 @@ import { ltiRoutes } from "./lti/routes.js";
 import { mediaRoutes } from "./media/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { profileFieldRoutes } from "./profile-fields/routes.js";
+import { promptRoutes } from "./prompts/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
 import { reportRoutes } from "./reports/routes.js";
@@ -80,4 +84,14 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   await ltiRoutes(app, ctx);
   reportRoutes(app, ctx);
   gamificationRoutes(app, ctx);
+  aiProviderRoutes(app, ctx);
+  aiLimitRoutes(app, ctx);
+  promptRoutes(app, ctx, aiClient(app, ctx));
+}
+
+/** The outbound client AI calls go through (SSRF-checked at connect), one per app, closed with it. */
+function aiClient(app: App, ctx: AppContext) {
+  const client = createOutboundClient(ctx.config.outbound, { resolve: (name) => ctx.resolve(name) });
+  app.addHook("onClose", () => client.destroy());
+  return client;
 }

@@ -119,6 +119,12 @@ function compile(doc: Document): (method: string, url: string, res: Observed) =>
 
     // Node writes no body for these, whatever the handler passed (`send(null)` arrives here as "null").
     if (res.status === 204 || res.status === 304) return undefined;
+    // A route documenting another media type beside JSON (an event stream) answers it when the request asks.
+    const answered =
+      String(res.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim() ?? "";
+    if (answered !== "application/json" && documented.content?.[answered] !== undefined) return undefined;
     const media = documented.content?.["application/json"];
     const text = bodyText(res.payload);
     if (media === undefined) {

@@ -151,6 +151,12 @@ export const enUSFields = {
   "field.lock_before_due": "Must not be earlier than the due date.",
   "field.submission_empty": "Give bodyText, attachmentMediaIds or url.",
   "field.kind_not_allowed": "This assignment does not take {kind} submissions.",
+  "field.template_undeclared": "The template uses the variable {name}, which variables does not declare.",
+  "field.variable_unused": "The variable {name} is declared but the template does not use it.",
+  "field.template_placeholders":
+    "The template may hold at most {limit, plural, one {# placeholder} other {# placeholders}}.",
+  "field.variable_missing": "The required variable {name} has no value.",
+  "field.model_not_offered": "Must be one of the provider's models: {models}.",
 } as const;
 
 export type FieldMessageKey = keyof typeof enUSFields;

@@ -159,4 +159,10 @@ export const esESFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.lock_before_due": "No puede ser anterior a la fecha de entrega.",
   "field.submission_empty": "Indica bodyText, attachmentMediaIds o url.",
   "field.kind_not_allowed": "Esta tarea no acepta entregas de tipo {kind}.",
+  "field.template_undeclared": "La plantilla usa la variable {name}, que variables no declara.",
+  "field.variable_unused": "La variable {name} está declarada pero la plantilla no la usa.",
+  "field.template_placeholders":
+    "La plantilla puede tener como máximo {limit, plural, one {# marcador} other {# marcadores}}.",
+  "field.variable_missing": "La variable obligatoria {name} no tiene valor.",
+  "field.model_not_offered": "Debe ser uno de los modelos del proveedor: {models}.",
 };

@@ -159,4 +159,10 @@ export const frFRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.lock_before_due": "Ne doit pas précéder la date de remise.",
   "field.submission_empty": "Indiquez bodyText, attachmentMediaIds ou url.",
   "field.kind_not_allowed": "Ce devoir n’accepte pas les remises de type {kind}.",
+  "field.template_undeclared": "Le modèle utilise la variable {name}, que variables ne déclare pas.",
+  "field.variable_unused": "La variable {name} est déclarée mais le modèle ne l’utilise pas.",
+  "field.template_placeholders":
+    "Le modèle peut contenir au plus {limit, plural, one {# espace réservé} other {# espaces réservés}}.",
+  "field.variable_missing": "La variable obligatoire {name} n’a pas de valeur.",
+  "field.model_not_offered": "Doit être l’un des modèles du fournisseur : {models}.",
 };

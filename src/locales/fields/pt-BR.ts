@@ -157,4 +157,10 @@ export const ptBRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.lock_before_due": "Não pode ser anterior à data de entrega.",
   "field.submission_empty": "Informe bodyText, attachmentMediaIds ou url.",
   "field.kind_not_allowed": "Esta tarefa não aceita entregas do tipo {kind}.",
+  "field.template_undeclared": "O modelo usa a variável {name}, que variables não declara.",
+  "field.variable_unused": "A variável {name} está declarada, mas o modelo não a usa.",
+  "field.template_placeholders":
+    "O modelo pode ter no máximo {limit, plural, one {# marcador} other {# marcadores}}.",
+  "field.variable_missing": "A variável obrigatória {name} não tem valor.",
+  "field.model_not_offered": "Deve ser um dos modelos do provedor: {models}.",
 };

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "typebox";
+import { aiLimitEvents } from "../ai-limits/events.js";
 import { assignmentEvents } from "../assignments/events.js";
 import { automationEvents } from "../automations/events.js";
 import { certificateEvents } from "../certificates/events.js";
@@ -41,6 +42,7 @@ export const EVENT_DEFINITIONS = {
   ...emailEvents,
   ...settingsEvents,
   ...themeEvents,
+  ...aiLimitEvents,
   ...automationEvents,
   ...certificateEvents,
   ...reportEvents,

@@ -28,6 +28,12 @@ export const ERROR_STATUS = {
   student_limit_unverifiable: 503,
   /** A file's bytes are in a store (S3) this process is not configured for. */
   storage_unavailable: 503,
+  /** The AI provider could not be reached, timed out after its retries, or refused the call. */
+  ai_provider_error: 502,
+  /** A route that generates text, in an institution with no AI provider (its own or the environment's). */
+  ai_not_configured: 503,
+  /** The AI limits' store could not be reached: the call is not made (limits fail closed). */
+  ai_limit_unverifiable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,7 +12,7 @@
  */
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { Agent, buildConnector } from "undici";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import type { OutboundConfig } from "../../config/outbound.js";
 import { type AllowList, classifyAddress, isForbiddenHostName } from "./address-policy.js";
 import { type Answer, CappedResponse } from "./capped-response.js";
@@ -246,6 +246,23 @@ export class OutboundClient {
       clearTimeout(timer);
     }
   }
+
+  /**
+   * A WHATWG `fetch` through this client's connector, for SDKs that take one (the OpenAI-compatible client):
+   * the URL passes the same rules, the socket only reaches an address that passed, redirects are refused. The
+   * caller owns deadlines (an AbortSignal) and reads the body as a stream, so nothing here caps it.
+   */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const raw = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const target = this.target(raw);
+    if (!target.ok) throw new BlockedAddressError(`${target.reason}: ${target.detail}`);
+    const response = await undiciFetch(raw, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      redirect: "manual",
+      dispatcher: this.agent,
+    });
+    return response as unknown as Response;
+  };
 
   /** Closes pooled connections; in-flight requests finish first. */
   close(): Promise<void> {

@@ -1,0 +1,200 @@
+import { type Static, Type } from "typebox";
+import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
+import { MAX_TEMPLATE, MAX_VALUE, MAX_VARIABLES } from "./template.js";
+
+export const AI_FEATURES = [
+  "tutor_chat",
+  "grading_assist",
+  "content_generation",
+  "rag_search",
+  "summarize",
+  "translate",
+] as const;
+export type AiFeature = (typeof AI_FEATURES)[number];
+export const PROMPT_STATUSES = ["draft", "active", "archived"] as const;
+export type PromptStatus = (typeof PROMPT_STATUSES)[number];
+export const MAX_OUTPUT_TOKENS = 16_384;
+
+const VariableName = Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" });
+
+export const Variable = Type.Object(
+  {
+    name: VariableName,
+    required: Type.Boolean({ default: true }),
+    description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+const VariableInput = Type.Object(
+  {
+    name: VariableName,
+    required: Type.Optional(Type.Boolean({ description: "Default true." })),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const Variables = Type.Array(VariableInput, {
+  maxItems: MAX_VARIABLES,
+  description:
+    "Every `{{name}}` the template uses, each once: used but undeclared, or declared but unused, is 400.",
+});
+
+export const ModelParams = Type.Object(
+  {
+    model: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
+    maxOutputTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
+  },
+  { additionalProperties: false },
+);
+export type ModelParamsType = Static<typeof ModelParams>;
+
+const Template = Type.String({
+  minLength: 1,
+  maxLength: MAX_TEMPLATE,
+  description: "Text with `{{name}}` placeholders only (no logic); at most 1,000 placeholders.",
+});
+
+export const Prompt = Type.Object(
+  {
+    id: Uuid,
+    key: Type.String(),
+    name: Type.String(),
+    feature: StringEnum(AI_FEATURES),
+    template: Type.String(),
+    variables: Type.Array(Variable),
+    modelParams: ModelParams,
+    status: StringEnum(PROMPT_STATUSES),
+    scope: StringEnum(["institution", "course"] as const),
+    courseId: Type.Union([Uuid, Type.Null()]),
+    version: Type.Integer({ description: "+1 whenever template, variables or modelParams change." }),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  },
+  { additionalProperties: false },
+);
+export type PromptRecord = Static<typeof Prompt>;
+
+export const CreatePromptBody = Type.Object(
+  {
+    key: Type.String({
+      pattern: "^[a-z0-9_.-]{1,80}$",
+      description: "Unique in the institution; immutable.",
+    }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    feature: StringEnum(AI_FEATURES),
+    template: Template,
+    variables: Type.Optional(Variables),
+    modelParams: Type.Optional(ModelParams),
+    status: Type.Optional(StringEnum(PROMPT_STATUSES, { description: "Default `draft`." })),
+    courseId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: "Gives the course scope." })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        key: "tutor.default",
+        name: "Tutor",
+        feature: "tutor_chat",
+        template: "You are a tutor of {{course}}. Answer: {{question}}",
+        variables: [{ name: "course" }, { name: "question" }],
+        modelParams: { temperature: 0.3, maxOutputTokens: 512 },
+      },
+    ],
+  },
+);
+export type CreatePromptInput = Static<typeof CreatePromptBody>;
+
+export const UpdatePromptBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    template: Type.Optional(Template),
+    variables: Type.Optional(Variables),
+    modelParams: Type.Optional(ModelParams),
+    status: Type.Optional(StringEnum(PROMPT_STATUSES)),
+  },
+  { additionalProperties: false, minProperties: 1, examples: [{ status: "active" }] },
+);
+export type UpdatePromptInput = Static<typeof UpdatePromptBody>;
+
+export const ListPromptsQuery = Type.Object(
+  {
+    ...PageQuery,
+    feature: Type.Optional(StringEnum(AI_FEATURES)),
+    status: Type.Optional(StringEnum(PROMPT_STATUSES)),
+  },
+  { additionalProperties: false },
+);
+export type ListPromptsQueryType = Static<typeof ListPromptsQuery>;
+export const PromptPage = CappedPageOf(Prompt);
+
+export const PromptVersion = Type.Object(
+  {
+    version: Type.Integer(),
+    template: Type.String(),
+    variables: Type.Array(Variable),
+    modelParams: ModelParams,
+    createdAt: IsoDateTime,
+  },
+  { additionalProperties: false },
+);
+export const VersionPage = CappedPageOf(PromptVersion);
+export const VersionsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+export const VersionParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  version: Type.String({
+    maxLength: 16,
+    description: "A version number; anything else names no version (404).",
+  }),
+});
+
+const Values = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: MAX_VALUE }), {
+  maxProperties: MAX_VARIABLES,
+  description: "A string per declared variable; required ones must be given.",
+});
+
+export const RenderBody = Type.Object(
+  {
+    variables: Values,
+    version: Type.Optional(Type.Integer({ minimum: 1, description: "Default: the current version." })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ variables: { course: "Álgebra", question: "O que é um grupo?" } }],
+  },
+);
+export const Rendered = Type.Object(
+  { version: Type.Integer(), rendered: Type.String(), model: Type.Union([Type.String(), Type.Null()]) },
+  { additionalProperties: false },
+);
+
+export const RunBody = Type.Object(
+  {
+    variables: Values,
+    stream: Type.Optional(
+      Type.Boolean({ description: "Answer `text/event-stream`: `delta` events, then one `done` event." }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ variables: { course: "Álgebra", question: "O que é um grupo?" } }],
+  },
+);
+export type RunInput = Static<typeof RunBody>;
+export const RunResult = Type.Object(
+  {
+    promptId: Uuid,
+    version: Type.Integer(),
+    model: Type.String(),
+    text: Type.String(),
+    usage: Type.Object({
+      inputTokens: Type.Integer(),
+      outputTokens: Type.Integer(),
+      credits: Type.Integer(),
+    }),
+  },
+  { additionalProperties: false },
+);

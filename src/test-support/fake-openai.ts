@@ -1,0 +1,86 @@
+/**
+ * A local stand-in for an OpenAI-compatible provider (`POST /v1/chat/completions`), on the test receiver: answers
+ * with a fixed text and reported usage, streams it as Server-Sent Events when asked, and can be told to fail the
+ * next requests (429 with Retry-After, 500) to exercise the client's retries. Test support only.
+ */
+import { type ReceivedRequest, type ReceiverAnswer, startReceiver } from "./receiver.js";
+
+export const FAKE_MODEL = "fake-model";
+export const FAKE_KEY = "sk-fake-provider-key";
+export const FAKE_ANSWER = ["Olá", ", turma!"];
+
+export interface FakeOpenAi {
+  /** The API root to configure (`…/v1`). */
+  baseUrl: string;
+  received: ReceivedRequest[];
+  /** The next `n` calls answer `status` (with `Retry-After: retryAfter` seconds when given). */
+  failNext(n: number, status: number, retryAfter?: number): void;
+  /** Completion tokens the next answers report (default 5). */
+  outputTokens: number;
+  close(): Promise<void>;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): ReceiverAnswer => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
+
+export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+  const failures: { status: number; retryAfter?: number }[] = [];
+  const fake = { outputTokens: 5 } as FakeOpenAi;
+  const respond = (request: ReceivedRequest): ReceiverAnswer => {
+    if (request.method !== "POST" || !request.url.endsWith("/v1/chat/completions")) {
+      return json(404, { error: { message: "not found" } });
+    }
+    if (request.headers.authorization !== `Bearer ${FAKE_KEY}`) {
+      return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
+    }
+    const failure = failures.shift();
+    if (failure !== undefined) {
+      const headers: Record<string, string> =
+        failure.retryAfter === undefined ? {} : { "retry-after": String(failure.retryAfter) };
+      return json(failure.status, { error: { message: "scripted failure" } }, headers);
+    }
+    const body = JSON.parse(request.body) as {
+      model: string;
+      messages: { content: string }[];
+      stream?: boolean;
+    };
+    const promptTokens = Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: fake.outputTokens,
+      total_tokens: promptTokens + fake.outputTokens,
+    };
+    const base = { id: "chatcmpl-fake", created: 1_790_000_000, model: body.model };
+    if (body.stream === true) {
+      const chunk = (delta: object, extra: object = {}) =>
+        `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+      const events = [
+        ...FAKE_ANSWER.map((text) => chunk({ content: text })),
+        `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`,
+        "data: [DONE]\n\n",
+      ];
+      return { status: 200, headers: { "content-type": "text/event-stream" }, body: events.join("") };
+    }
+    return json(200, {
+      ...base,
+      object: "chat.completion",
+      choices: [
+        { index: 0, message: { role: "assistant", content: FAKE_ANSWER.join("") }, finish_reason: "stop" },
+      ],
+      usage,
+    });
+  };
+  const receiver = await startReceiver({ respond });
+  return Object.assign(fake, {
+    baseUrl: receiver.url("/v1"),
+    received: receiver.received,
+    failNext(n: number, status: number, retryAfter?: number) {
+      for (let i = 0; i < n; i += 1)
+        failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+    },
+    close: () => receiver.close(),
+  });
+}
