@@ -7,13 +7,14 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
 import { exportJWK, generateKeyPair } from "jose";
 import { request } from "undici";
 import { buildApp } from "../src/app.js";
 import type { Config } from "../src/config/index.js";
 import type { Database } from "../src/db/client.js";
 import { createContext } from "../src/platform/context.js";
-import { makeCourse } from "../src/test-support/catalogue.js";
+import { insertedId } from "../src/test-support/list-fixtures/types.js";
 import { summarise } from "./protocol.js";
 import { makeTenant } from "./seed.js";
 
@@ -66,13 +67,27 @@ export async function measureLtiLaunch(
       privacyLevel: "public",
     });
     const toolId = (JSON.parse(tool.text) as { id: string }).id;
-    const { courseId, lessonIds } = await makeCourse(db, t.id, [{ lessons: [{}] }], "Bench course");
+    const courseId = await insertedId(
+      db,
+      sql`INSERT INTO courses (tenant_id, title, status) VALUES (${t.id}::uuid, 'Bench course', 'published')
+          RETURNING id`,
+    );
+    const moduleId = await insertedId(
+      db,
+      sql`INSERT INTO course_modules (tenant_id, course_id, title, position, status)
+          VALUES (${t.id}::uuid, ${courseId}::uuid, 'Module', 1, 'published') RETURNING id`,
+    );
+    const lessonId = await insertedId(
+      db,
+      sql`INSERT INTO lessons (tenant_id, course_id, module_id, title, type, position, status)
+          VALUES (${t.id}::uuid, ${courseId}::uuid, ${moduleId}::uuid, 'Lesson', 'text', 1, 'published') RETURNING id`,
+    );
     const samples: number[] = [];
     for (let i = 0; i < LTI_WARMUP + LTI_LAUNCHES; i++) {
       const started = performance.now();
       const start = await send("POST", `/api/institution/lti-tools/${toolId}/launches`, {
         courseId,
-        lessonId: lessonIds[0],
+        lessonId,
       });
       if (start.status !== 201) problems.push(`launch start ${start.status}`);
       const init = new URL((JSON.parse(start.text) as { url: string }).url).searchParams;

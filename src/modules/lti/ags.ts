@@ -70,6 +70,23 @@ function toLineItem(deps: LtiDeps, courseId: string, row: LineItemRow) {
   };
 }
 
+/** The tool's line items with their grade items' label and maximum. */
+function lineItemsOf(deps: LtiDeps) {
+  return deps.ctx.database.db
+    .select(columns)
+    .from(ltiLineItems)
+    .innerJoin(
+      gradeItems,
+      and(eq(gradeItems.tenantId, ltiLineItems.tenantId), eq(gradeItems.id, ltiLineItems.gradeItemId)),
+    );
+}
+
+const inCourse = (tenantId: string, tool: ToolRow, courseId: string) => [
+  eq(ltiLineItems.tenantId, tenantId),
+  eq(ltiLineItems.toolId, tool.id),
+  eq(ltiLineItems.courseId, courseId),
+];
+
 export async function requireCourse(deps: LtiDeps, tenantId: string, courseId: string): Promise<string> {
   if (!isUuid(courseId) || !(await courseExists(deps.ctx.database.db, tenantId, courseId.toLowerCase()))) {
     throw notFound();
@@ -84,18 +101,10 @@ export async function listLineItems(
   courseId: string,
   filter: { resource_link_id?: string; tag?: string; page: number; limit: number },
 ) {
-  const rows = await deps.ctx.database.db
-    .select(columns)
-    .from(ltiLineItems)
-    .innerJoin(
-      gradeItems,
-      and(eq(gradeItems.tenantId, ltiLineItems.tenantId), eq(gradeItems.id, ltiLineItems.gradeItemId)),
-    )
+  const rows = await lineItemsOf(deps)
     .where(
       and(
-        eq(ltiLineItems.tenantId, tenantId),
-        eq(ltiLineItems.toolId, tool.id),
-        eq(ltiLineItems.courseId, courseId),
+        ...inCourse(tenantId, tool, courseId),
         filter.resource_link_id === undefined
           ? undefined
           : eq(ltiLineItems.resourceLinkId, filter.resource_link_id),
@@ -113,21 +122,9 @@ export async function listLineItems(
 
 async function findLineItem(deps: LtiDeps, tenantId: string, tool: ToolRow, courseId: string, id: string) {
   if (!isUuid(id)) throw notFound();
-  const [row] = await deps.ctx.database.db
-    .select(columns)
-    .from(ltiLineItems)
-    .innerJoin(
-      gradeItems,
-      and(eq(gradeItems.tenantId, ltiLineItems.tenantId), eq(gradeItems.id, ltiLineItems.gradeItemId)),
-    )
-    .where(
-      and(
-        eq(ltiLineItems.tenantId, tenantId),
-        eq(ltiLineItems.toolId, tool.id),
-        eq(ltiLineItems.courseId, courseId),
-        eq(ltiLineItems.id, id.toLowerCase()),
-      ),
-    );
+  const [row] = await lineItemsOf(deps).where(
+    and(...inCourse(tenantId, tool, courseId), eq(ltiLineItems.id, id.toLowerCase())),
+  );
   if (row === undefined) throw notFound();
   return row;
 }

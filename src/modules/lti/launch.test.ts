@@ -13,7 +13,7 @@ import {
   type TestTool,
   toolRegistration,
   verifyIdToken,
-} from "./test-tool.js";
+} from "../../test-support/lti-tool.js";
 
 const { h, tenants } = useApi({ tenants: 2 });
 const [a, b] = tenants;

@@ -210,7 +210,7 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
           summary: "NRPS: the course roster",
           description: `Pages of at most ${MAX_MEMBERS_PAGE} members; \`Link: rel="next"\` names the next page.`,
           params: CourseParams,
-          querystring: Type.Object({ ...Paging, role: Str() }, { additionalProperties: false }),
+          querystring: Type.Object({ ...Paging }, { additionalProperties: false }),
         },
       },
       async (request, reply) => {

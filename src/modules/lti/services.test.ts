@@ -5,7 +5,6 @@ import { enrollments, grades, lessons, ltiLinks, platformEvents, users } from ".
 import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, type SignedInUser, signedInUser } from "../../test-support/harness.js";
-import { LTI_SCOPES } from "./schemas.js";
 import {
   authorizeUrl,
   formFields,
@@ -15,7 +14,8 @@ import {
   type TestTool,
   toolRegistration,
   verifyIdToken,
-} from "./test-tool.js";
+} from "../../test-support/lti-tool.js";
+import { LTI_SCOPES } from "./schemas.js";
 
 const { h, tenants } = useApi({ tenants: 2 });
 const [a, b] = tenants;
