@@ -11,8 +11,9 @@
  *   on `attempts = <its number>` (and on the row still being held), so a worker whose lease was taken over
  *   cannot overwrite its successor's progress or outcome: its write matches nothing, and it stops.
  *
- * Measured on this machine (bench/reports.ts, README "Reports and jobs"): the same claim took jobs faster than
- * graphile-worker's (DESIGN.md), and needs no schema, process or extension of its own, on PGlite as on PostgreSQL.
+ * It needs no schema, process or extension of its own and runs on PGlite as on PostgreSQL (graphile-worker and
+ * pg-boss run on PostgreSQL only; DESIGN.md records the outbox's claim measured faster than graphile-worker). Jobs
+ * claimed per second through it: bench/reports.ts (t2), figures in the README's Performance section.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "./client.js";

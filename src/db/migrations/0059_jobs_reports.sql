@@ -3,8 +3,9 @@
 -- the fencing token); a report run is a job of type `report` whose `subtype` is the report's type, its parameters
 -- in `payload` and its file (store, key, size) in `result`. Nothing about a report lives anywhere else, so the
 -- report's status, progress and counts are the job's, and neither can drift from the other.
--- `run_at`: when a queued job may start. `lease_until`: while running, until when it belongs to its worker; a job
--- past it is taken over by the next claim (its worker died), up to `max_attempts` claims.
+-- `run_at`: when a queued job may start, and while it runs the end of its lease (kept equal to `lease_until`, until
+-- when it belongs to its worker); a job past it is taken over by the next claim (its worker died), up to
+-- `max_attempts` claims.
 -- Totals: the counters `jobs[:status:<s>|:type:<t>|:type+status:<t>:<s>|:type+subtype:<t>:<st>]`.
 CREATE TABLE "jobs" (
   "tenant_id" uuid NOT NULL,
@@ -47,11 +48,10 @@ CREATE INDEX "jobs_tenant_type_status_created_idx" ON "jobs" USING btree ("tenan
 --> statement-breakpoint
 CREATE INDEX "jobs_tenant_type_subtype_created_idx" ON "jobs" USING btree ("tenant_id", "type", "subtype", "created_at", "id");
 --> statement-breakpoint
--- The claim's: queued jobs by when they may start, and running ones by when their lease ends. Both hold only
--- unfinished jobs, so the claim costs the same whatever the number of finished ones.
-CREATE INDEX "jobs_queued_due_idx" ON "jobs" USING btree ("run_at") WHERE status = 'queued';
---> statement-breakpoint
-CREATE INDEX "jobs_running_lease_idx" ON "jobs" USING btree ("lease_until") WHERE status = 'running';
+-- The claim's: unfinished jobs by `run_at`, when a queued job may start and, while one runs, when its lease ends
+-- (the claim and every heartbeat move it with the lease), so one ordered walk finds both kinds of due job and stops
+-- at the first it may take; finished jobs are not in it, so the claim costs the same whatever their number.
+CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE status IN ('queued', 'running');
 --> statement-breakpoint
 -- The per-tenant cap: a tenant's running jobs, counted by the claim for each candidate.
 CREATE INDEX "jobs_tenant_running_idx" ON "jobs" USING btree ("tenant_id", "lease_until") WHERE status = 'running';

@@ -43,8 +43,7 @@ export const jobs = pgTable(
     index("jobs_tenant_type_created_idx").on(t.tenantId, t.type, t.createdAt, t.id),
     index("jobs_tenant_type_status_created_idx").on(t.tenantId, t.type, t.status, t.createdAt, t.id),
     index("jobs_tenant_type_subtype_created_idx").on(t.tenantId, t.type, t.subtype, t.createdAt, t.id),
-    index("jobs_queued_due_idx").on(t.runAt).where(sql`status = 'queued'`),
-    index("jobs_running_lease_idx").on(t.leaseUntil).where(sql`status = 'running'`),
+    index("jobs_due_idx").on(t.runAt).where(sql`status IN ('queued', 'running')`),
     index("jobs_tenant_running_idx").on(t.tenantId, t.leaseUntil).where(sql`status = 'running'`),
   ],
 );

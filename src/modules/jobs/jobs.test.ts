@@ -68,7 +68,7 @@ describe("leases and fencing", () => {
     // A live lease holds the job (and, at one job per institution, the institution's slot).
     expect(await claim(a.id)).toEqual([]);
     await h.database.db.execute(
-      sql`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = ${id}`,
+      sql`UPDATE jobs SET lease_until = now() - interval '1 second', run_at = now() - interval '1 second' WHERE id = ${id}`,
     );
     const [second] = await claim(a.id);
     expect(second).toMatchObject({ id, attempt: 2 });
@@ -82,7 +82,7 @@ describe("leases and fencing", () => {
     for (let i = 0; i < 3; i++) {
       expect((await claim(a.id))[0]?.attempt).toBe(i + 1);
       await h.database.db.execute(
-        sql`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = ${id}`,
+        sql`UPDATE jobs SET lease_until = now() - interval '1 second', run_at = now() - interval '1 second' WHERE id = ${id}`,
       );
     }
     const [fourth] = await claim(a.id);

@@ -118,12 +118,14 @@ export async function claimJobs(db: Executor, options: ClaimJobOptions): Promise
         )})`;
   const rows = await claimLeased<ClaimRow>(db, {
     table: JOBS,
-    due: sql`((status = 'queued' AND run_at <= now()) OR (status = 'running' AND lease_until < now())) ${only}
+    // One ordered walk of jobs_due_idx: a running job's `run_at` is its lease's end (set with the lease below).
+    due: sql`status IN ('queued', 'running') AND run_at <= now() ${only}
       AND (SELECT count(*) FROM jobs r WHERE r.tenant_id = jobs.tenant_id AND r.status = 'running'
              AND r.lease_until >= now()) < ${options.perTenant}`,
     order: sql`run_at`,
     limit: options.limit,
-    lease: sql`lease_until = now() + make_interval(secs => ${options.leaseSeconds})`,
+    lease: sql`lease_until = now() + make_interval(secs => ${options.leaseSeconds}),
+               run_at = now() + make_interval(secs => ${options.leaseSeconds})`,
     set: sql`status = 'running', cancel_requested = false, started_at = coalesce(q.started_at, now()),
              updated_at = now()`,
     returning: sql`q.tenant_id, q.id, q.type, q.subtype, q.payload, q.created_by, q.attempts, q.max_attempts`,
@@ -159,7 +161,8 @@ function running(ctx: AppContext, job: ClaimedJob, leaseSeconds: number, signal?
         attempt: job.attempt,
         held: HELD,
         set: sql`${counts(progress)}, progress = ${percent(progress)}, updated_at = now(),
-                 lease_until = now() + make_interval(secs => ${leaseSeconds})`,
+                 lease_until = now() + make_interval(secs => ${leaseSeconds}),
+                 run_at = now() + make_interval(secs => ${leaseSeconds})`,
         returning: sql`cancel_requested`,
       });
       if (row === undefined) throw new JobStopped("lost");
