@@ -77,6 +77,7 @@
  * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
+ * BENCH_LEADERBOARD (100000: learners of the large tenant of (s), bench/leaderboard.ts, against 1,000; 0 skips (s)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -130,6 +131,7 @@ import { type GradebookResult, measureGradebook } from "./gradebook.js";
 import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
 import { HOSTILE_TARGET_MAX_MS, type HostileMixResult, measureHostileMix } from "./hostile.js";
 import { requestJson } from "./http.js";
+import { type LeaderboardResult, measureLeaderboard } from "./leaderboard.js";
 import { type ListsResult, measureLists } from "./lists.js";
 import { type MediaUploadResult, measureMediaUpload } from "./media-upload.js";
 import { measurePeer, PEER_OPTIONS } from "./peer.js";
@@ -205,6 +207,8 @@ const settings = {
   listsOnly: process.env.BENCH_LISTS_ONLY?.split(",").map((name) => name.trim()),
   /** (r): enrollments of the gradebook scenario's large tenant (bench/gradebook.ts, against 1,000); 0 skips (r). */
   gradebook: envInt("BENCH_GRADEBOOK", 100_000),
+  /** (s): learners of the leaderboard scenario's large tenant (bench/leaderboard.ts, against 1,000); 0 skips (s). */
+  leaderboard: envInt("BENCH_LEADERBOARD", 100_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -233,6 +237,7 @@ const customised =
     "BENCH_LISTS_HUGE",
     "BENCH_LISTS_ONLY",
     "BENCH_GRADEBOOK",
+    "BENCH_LEADERBOARD",
     "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -1348,6 +1353,7 @@ async function main(): Promise<void> {
   let calendarFeed: CalendarFeedResult | undefined;
   let lists: ListsResult | undefined;
   let gradebook: GradebookResult | undefined;
+  let leaderboard: LeaderboardResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1482,6 +1488,23 @@ async function main(): Promise<void> {
           database,
           appConfig,
           { small: 1000, large: settings.gradebook },
+          log,
+        );
+      }
+      // (s): the gamification leaderboard's page at 1,000 and BENCH_LEADERBOARD learners (bench/leaderboard.ts).
+      if (settings.leaderboard > 0) {
+        const appConfig = loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: pgDb.url,
+          SESSION_SECRET: randomBytes(32).toString("hex"),
+          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+          LOG_LEVEL: "warn",
+          WORKER: "off",
+        });
+        leaderboard = await measureLeaderboard(
+          database,
+          appConfig,
+          { small: 1000, large: settings.leaderboard },
           log,
         );
       }
@@ -1741,6 +1764,17 @@ async function main(): Promise<void> {
       `  checks: ${g.problems.length === 0 ? "all passed" : g.problems.join("; ")}`,
     );
   }
+  if (leaderboard !== undefined) {
+    const l = leaderboard;
+    out.push(
+      "",
+      "(s) leaderboard (bench/leaderboard.ts), PostgreSQL:",
+      `  page of 100: ${Object.entries(l.rps)
+        .map(([size, r]) => `${r} req/s at ${size} learners`)
+        .join(", ")}; ratio ${l.ratio} (target ≥ 0.8)`,
+      `  checks: ${l.problems.length === 0 ? "all passed" : l.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1752,6 +1786,7 @@ async function main(): Promise<void> {
     ...(hostileMix === undefined ? {} : { hostileMix }),
     ...(lists === undefined ? {} : { lists }),
     ...(gradebook === undefined ? {} : { gradebook }),
+    ...(leaderboard === undefined ? {} : { leaderboard }),
     machine: {
       node: process.version,
       cpus: cpus().length,
