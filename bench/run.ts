@@ -52,6 +52,9 @@
  *       grade write with its course grade (p50 ≤ 5 ms), and certificate PDFs per second;
  *   (t) reports and jobs (bench/reports.ts): an enrollments report of BENCH_REPORTS rows from POST to its file
  *       (target < 60 s at 1,000,000, peak RSS < 250 MB), and jobs claimed per second by the queue (db/lease.ts);
+ *   (u) the gamification leaderboard (bench/leaderboard.ts): its page of 100 at 1,000 and BENCH_LEADERBOARD
+ *       learners (ratio, target ≥ 0.8);
+ *   (v) an LTI launch (bench/lti.ts): from starting it to the form-posted id_token, p50 and p99;
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -79,8 +82,9 @@
  * BENCH_LISTS / BENCH_LISTS_HUGE (100000 / 1000000: rows of each list's large tenants in (q), bench/lists.ts; 0 skips),
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
- * BENCH_LTI (1; 0 skips (s), the LTI launch of bench/lti.ts),
+ * BENCH_LTI (1; 0 skips (v), the LTI launch of bench/lti.ts),
  * BENCH_REPORTS (1000000: rows of the report of (t), bench/reports.ts; 0 skips (t)),
+ * BENCH_LEADERBOARD (100000: learners of the large tenant of (u), bench/leaderboard.ts, against 1,000; 0 skips (u)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -98,7 +102,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
-import { loadConfig } from "../src/config/index.js";
+import { type Config, loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database } from "../src/db/client.js";
 import { openDatabase } from "../src/db/open-database.js";
@@ -134,6 +138,7 @@ import { type GradebookResult, measureGradebook } from "./gradebook.js";
 import { type HistoryCheck, type HistoryScenario, measureHistory } from "./history.js";
 import { HOSTILE_TARGET_MAX_MS, type HostileMixResult, measureHostileMix } from "./hostile.js";
 import { requestJson } from "./http.js";
+import { type LeaderboardResult, measureLeaderboard } from "./leaderboard.js";
 import { type ListsResult, measureLists } from "./lists.js";
 import { type LtiResult, measureLtiLaunch } from "./lti.js";
 import { type MediaUploadResult, measureMediaUpload } from "./media-upload.js";
@@ -211,10 +216,12 @@ const settings = {
   listsOnly: process.env.BENCH_LISTS_ONLY?.split(",").map((name) => name.trim()),
   /** (r): enrollments of the gradebook scenario's large tenant (bench/gradebook.ts, against 1,000); 0 skips (r). */
   gradebook: envInt("BENCH_GRADEBOOK", 100_000),
-  /** (s): the LTI launch (bench/lti.ts); 0 skips it. */
+  /** (v): the LTI launch (bench/lti.ts); 0 skips it. */
   lti: envInt("BENCH_LTI", 1) > 0,
   /** (t): rows of the report run in the reports scenario (bench/reports.ts); 0 skips (t). */
   reports: envInt("BENCH_REPORTS", 1_000_000),
+  /** (u): learners of the leaderboard scenario's large tenant (bench/leaderboard.ts, against 1,000); 0 skips (u). */
+  leaderboard: envInt("BENCH_LEADERBOARD", 100_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -244,6 +251,7 @@ const customised =
     "BENCH_LISTS_ONLY",
     "BENCH_GRADEBOOK",
     "BENCH_REPORTS",
+    "BENCH_LEADERBOARD",
     "BENCH_STARTUP",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
@@ -1331,6 +1339,18 @@ function ratios(measurements: Measurement[]): Ratio[] {
 
 // ---------------------------------------------------------------------------------------------- main
 
+/** The app's configuration for a scenario that runs the real app in this process against the bench database. */
+function benchAppConfig(databaseUrl: string): Config {
+  return loadConfig({
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    LOG_LEVEL: "warn",
+    WORKER: "off",
+  });
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadavg();
@@ -1361,6 +1381,7 @@ async function main(): Promise<void> {
   let gradebook: GradebookResult | undefined;
   let ltiLaunch: LtiResult | undefined;
   let reports: ReportsResult | undefined;
+  let leaderboard: LeaderboardResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1458,39 +1479,18 @@ async function main(): Promise<void> {
       }
       // (n): a user's iCalendar feed (bench/calendar.ts), a tenant of its own.
       if (settings.calendar > 0) {
-        const appConfig = loadConfig({
-          NODE_ENV: "production",
-          DATABASE_URL: pgDb.url,
-          SESSION_SECRET: randomBytes(32).toString("hex"),
-          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-          LOG_LEVEL: "warn",
-          WORKER: "off",
-        });
+        const appConfig = benchAppConfig(pgDb.url);
         calendarFeed = await measureCalendarFeed(database, appConfig, settings.calendar, log);
       }
       // (q): every list's sorts, searches and filters at 1k against BENCH_LISTS (bench/lists.ts).
       if (settings.lists > 0) {
-        const appConfig = loadConfig({
-          NODE_ENV: "production",
-          DATABASE_URL: pgDb.url,
-          SESSION_SECRET: randomBytes(32).toString("hex"),
-          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-          LOG_LEVEL: "warn",
-          WORKER: "off",
-        });
+        const appConfig = benchAppConfig(pgDb.url);
         const sizes = { small: 1000, large: settings.lists, huge: settings.listsHuge };
         lists = await measureLists(database, appConfig, sizes, log, settings.listsOnly);
       }
       // (r): the gradebook page, a bulk of grades, one grade write, certificate PDFs (bench/gradebook.ts).
       if (settings.gradebook > 0) {
-        const appConfig = loadConfig({
-          NODE_ENV: "production",
-          DATABASE_URL: pgDb.url,
-          SESSION_SECRET: randomBytes(32).toString("hex"),
-          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-          LOG_LEVEL: "warn",
-          WORKER: "off",
-        });
+        const appConfig = benchAppConfig(pgDb.url);
         gradebook = await measureGradebook(
           database,
           appConfig,
@@ -1498,29 +1498,20 @@ async function main(): Promise<void> {
           log,
         );
       }
-      // (s): an LTI launch, OIDC initiation to the signed id_token (bench/lti.ts).
-      if (settings.lti) {
-        const appConfig = loadConfig({
-          NODE_ENV: "production",
-          DATABASE_URL: pgDb.url,
-          SESSION_SECRET: randomBytes(32).toString("hex"),
-          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-          LOG_LEVEL: "warn",
-          WORKER: "off",
-        });
-        ltiLaunch = await measureLtiLaunch(database, appConfig, log);
-      }
+      // (v): an LTI launch, OIDC initiation to the signed id_token (bench/lti.ts).
+      if (settings.lti) ltiLaunch = await measureLtiLaunch(database, benchAppConfig(pgDb.url), log);
       // (t): a report of BENCH_REPORTS rows streamed to its file, and the job queue's claims (bench/reports.ts).
       if (settings.reports > 0) {
-        const appConfig = loadConfig({
-          NODE_ENV: "production",
-          DATABASE_URL: pgDb.url,
-          SESSION_SECRET: randomBytes(32).toString("hex"),
-          SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-          LOG_LEVEL: "warn",
-          WORKER: "off",
-        });
-        reports = await measureReports(database, appConfig, settings.reports, log);
+        reports = await measureReports(database, benchAppConfig(pgDb.url), settings.reports, log);
+      }
+      // (u): the gamification leaderboard's page at 1,000 and BENCH_LEADERBOARD learners (bench/leaderboard.ts).
+      if (settings.leaderboard > 0) {
+        leaderboard = await measureLeaderboard(
+          database,
+          benchAppConfig(pgDb.url),
+          { small: 1000, large: settings.leaderboard },
+          log,
+        );
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1781,8 +1772,8 @@ async function main(): Promise<void> {
   if (ltiLaunch !== undefined) {
     out.push(
       "",
-      "(s) LTI launch (bench/lti.ts), PostgreSQL:",
-      `  s1 launch start + OIDC authorization to the signed id_token: p50 ${ltiLaunch.p50Ms} ms, ` +
+      "(v) LTI launch (bench/lti.ts), PostgreSQL:",
+      `  v1 launch start + OIDC authorization to the signed id_token: p50 ${ltiLaunch.p50Ms} ms, ` +
         `p99 ${ltiLaunch.p99Ms} ms over ${ltiLaunch.launches}`,
       `  checks: ${ltiLaunch.problems.length === 0 ? "all passed" : ltiLaunch.problems.join("; ")}`,
     );
@@ -1798,6 +1789,17 @@ async function main(): Promise<void> {
       `  checks: ${r.problems.length === 0 ? "all passed" : r.problems.join("; ")}`,
     );
   }
+  if (leaderboard !== undefined) {
+    const l = leaderboard;
+    out.push(
+      "",
+      "(u) leaderboard (bench/leaderboard.ts), PostgreSQL:",
+      `  page of 100: ${Object.entries(l.rps)
+        .map(([size, r]) => `${r} req/s at ${size} learners`)
+        .join(", ")}; ratio ${l.ratio} (target ≥ 0.8)`,
+      `  checks: ${l.problems.length === 0 ? "all passed" : l.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1811,6 +1813,7 @@ async function main(): Promise<void> {
     ...(gradebook === undefined ? {} : { gradebook }),
     ...(ltiLaunch === undefined ? {} : { ltiLaunch }),
     ...(reports === undefined ? {} : { reports }),
+    ...(leaderboard === undefined ? {} : { leaderboard }),
     machine: {
       node: process.version,
       cpus: cpus().length,
