@@ -146,7 +146,7 @@ export const VersionsQuery = Type.Object({ ...PageQuery }, { additionalPropertie
 export const VersionParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
   version: Type.String({
-    maxLength: 16,
+    maxLength: 64,
     description: "A version number; anything else names no version (404).",
   }),
 });
