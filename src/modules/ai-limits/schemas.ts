@@ -25,7 +25,21 @@ export const Policy = Type.Object(
     }),
     updatedAt: Type.Union([IsoDateTime, Type.Null()]),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        enabled: true,
+        unit: "credits",
+        period: "month",
+        perUserLimit: 100,
+        institutionLimit: null,
+        onExhausted: "block",
+        resetTimezone: "America/Sao_Paulo",
+        updatedAt: "2026-11-27T12:00:00.000Z",
+      },
+    ],
+  },
 );
 export type PolicyRecord = Static<typeof Policy>;
 
@@ -55,7 +69,20 @@ export const Override = Type.Object(
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        subjectType: "role",
+        subjectId: "teacher",
+        limit: 500,
+        expiresAt: null,
+        reason: "Staff",
+        createdAt: "2026-11-27T12:00:00.000Z",
+        updatedAt: "2026-11-27T12:00:00.000Z",
+      },
+    ],
+  },
 );
 export type OverrideRecord = Static<typeof Override>;
 export const OverridePage = CappedPageOf(Override);
@@ -93,7 +120,21 @@ export const Usage = Type.Object(
     periodStart: IsoDateTime,
     resetsAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        subjectType: "user",
+        subjectId: "3f1c2a4e-8b9d-4c1e-9f0a-1b2c3d4e5f60",
+        used: 12,
+        limit: 100,
+        remaining: 88,
+        limitSource: "institution",
+        periodStart: "2026-11-01T03:00:00.000Z",
+        resetsAt: "2026-12-01T03:00:00.000Z",
+      },
+    ],
+  },
 );
 export type UsageRecord = Static<typeof Usage>;
 export const UsageQuery = Type.Object(

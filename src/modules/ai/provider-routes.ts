@@ -22,7 +22,20 @@ export const ProviderSettings = Type.Object(
     }),
     updatedAt: Type.Union([IsoDateTime, Type.Null()]),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        configured: true,
+        source: "institution",
+        baseUrl: "https://api.openai.com/v1",
+        defaultModel: "gpt-4o-mini",
+        models: ["gpt-4o-mini"],
+        apiKeyFingerprint: "0123456789abcdef",
+        updatedAt: "2026-11-27T12:00:00.000Z",
+      },
+    ],
+  },
 );
 
 export const PutProviderBody = Type.Object(

@@ -196,7 +196,10 @@ export function promptRoutes(app: App, ctx: AppContext, client: OutboundClient):
           200: {
             description: "The answer, or with `stream: true` its Server-Sent Events.",
             content: {
-              "application/json": { schema: RunResult },
+              "application/json": {
+                schema: RunResult,
+                example: (RunResult as { examples?: unknown[] }).examples?.[0],
+              },
               "text/event-stream": { schema: Type.String() },
             },
           },

@@ -73,7 +73,26 @@ export const Prompt = Type.Object(
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: "3f1c2a4e-8b9d-4c1e-9f0a-1b2c3d4e5f60",
+        key: "tutor.default",
+        name: "Tutor",
+        feature: "tutor_chat",
+        template: "Tutor of {{course}}",
+        variables: [{ name: "course", required: true, description: null }],
+        modelParams: { maxOutputTokens: 512 },
+        status: "active",
+        scope: "institution",
+        courseId: null,
+        version: 1,
+        createdAt: "2026-11-27T12:00:00.000Z",
+        updatedAt: "2026-11-27T12:00:00.000Z",
+      },
+    ],
+  },
 );
 export type PromptRecord = Static<typeof Prompt>;
 
@@ -138,7 +157,18 @@ export const PromptVersion = Type.Object(
     modelParams: ModelParams,
     createdAt: IsoDateTime,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        version: 1,
+        template: "Tutor of {{course}}",
+        variables: [{ name: "course", required: true, description: null }],
+        modelParams: {},
+        createdAt: "2026-11-27T12:00:00.000Z",
+      },
+    ],
+  },
 );
 export const VersionPage = CappedPageOf(PromptVersion);
 export const VersionsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
@@ -146,7 +176,7 @@ export const VersionsQuery = Type.Object({ ...PageQuery }, { additionalPropertie
 export const VersionParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
   version: Type.String({
-    maxLength: 16,
+    maxLength: 64,
     description: "A version number; anything else names no version (404).",
   }),
 });
@@ -168,7 +198,7 @@ export const RenderBody = Type.Object(
 );
 export const Rendered = Type.Object(
   { version: Type.Integer(), rendered: Type.String(), model: Type.Union([Type.String(), Type.Null()]) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ version: 1, rendered: "Tutor of Álgebra", model: null }] },
 );
 
 export const RunBody = Type.Object(
@@ -196,5 +226,16 @@ export const RunResult = Type.Object(
       credits: Type.Integer(),
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        promptId: "3f1c2a4e-8b9d-4c1e-9f0a-1b2c3d4e5f60",
+        version: 1,
+        model: "gpt-4o-mini",
+        text: "Um grupo é…",
+        usage: { inputTokens: 20, outputTokens: 5, credits: 1 },
+      },
+    ],
+  },
 );

@@ -73,6 +73,15 @@ export const RESOURCE_TAG_LIST = [
     name: "live-classes",
     description: "Scheduled video classes, their occurrences, join links and attendance.",
   },
+  {
+    name: "ai-provider",
+    description: "The OpenAI-compatible AI provider the institution's AI features call.",
+  },
+  { name: "prompts", description: "Versioned prompt templates for AI features: render, restore and run." },
+  {
+    name: "ai-limits",
+    description: "AI credit limits per institution, role, course, class group and user, and usage.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
   { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },
