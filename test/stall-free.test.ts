@@ -205,6 +205,10 @@ async function underHostileMix(inputs: Hostile[]) {
  */
 const ONE_TRANSACTION_AT_A_TIME = process.env.DATABASE_URL === undefined;
 const LONG_TRANSACTIONS = new Set([
+  // Its validation holds the loop 40-50 ms and its transaction follows; B's query queued behind both answered in
+  // 95-148 ms on PGlite on the machine of 2026-11-27 (on main before this merge too), and in 38-55 ms on the one
+  // before. The loop's silence is still asserted for it, and on PostgreSQL B's budget as well.
+  "automation: body template, 20 headers and 20 clauses at their limits",
   "users/bulk: 1,000 users (the limit)",
   "enrollments/bulk: 1,000 enrollments (the limit)",
   "class members: 1,000 users (the limit)",

@@ -50,6 +50,11 @@ export const LISTS_ELSEWHERE: readonly string[] = [
   // (tenant, user, created_at, id) indexes; totals capped / from the balance row's counter.
   "/api/institution/gamification/badges",
   "/api/institution/gamification/users/:id/points",
+  // Not yet in the plan check (issue 25 is open): a prompt's versions and the AI limits' overrides are bounded by
+  // their parent; the prompts list reads (tenant, created_at, id) with a capped total.
+  "/api/institution/prompts",
+  "/api/institution/prompts/:id/versions",
+  "/api/institution/ai-limits/overrides",
 ];
 
 /** The URL of `query`'s page 1 (or `page`) at `perPage`, with the seed's ids in the path and the query. */
