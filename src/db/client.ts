@@ -30,10 +30,11 @@ export interface Database {
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
-   * Calls `onNotify` for every `NOTIFY channel` committed by any session (any process, on a server), and once
-   * more whenever the listening connection is re-established, since notifications sent while it was down are
-   * lost. Resolves once listening; the function it resolves to stops. Absent where no notification reaches this
-   * process (the embedded database of another process, joined over its socket), which must poll.
+   * Calls `onNotify` for every `NOTIFY channel` committed by any session (any process, on a server); once as soon
+   * as it listens, since what was committed before then notified no one (a worker's first look may have run before
+   * it); and once more whenever the listening connection is re-established, since notifications sent while it was
+   * down are lost. Resolves once listening; the function it resolves to stops. Absent where no notification
+   * reaches this process (the embedded database of another process, joined over its socket), which must poll.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
 }

@@ -144,6 +144,7 @@ export async function openPglite(
     // PGlite runs in this process: a NOTIFY committed by any of its queries calls back here, after the commit.
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channelIdentifier(channel), () => onNotify());
+      onNotify();
       return async () => {
         if (!client.closed) await unlisten();
       };

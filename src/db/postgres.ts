@@ -115,6 +115,7 @@ async function listenPostgres(
   };
 
   await connect();
+  onNotify();
   return async () => {
     stopped = true;
     clearTimeout(retryTimer);
