@@ -4,7 +4,9 @@
  * be answered within 100 ms of when its timer was due, and the event loop's delay (perf_hooks) must stay under
  * 100 ms throughout. `app.inject` runs in this process, so a loop blocked by A's request delays B's timer and
  * B's answer alike: a stall shows as a late answer. On PGlite, B's answers while a bulk write's transaction holds
- * the one session are reported, not asserted (LONG_TRANSACTIONS); the loop's silence is asserted everywhere.
+ * the one session are reported, not asserted (LONG_TRANSACTIONS); the loop's silence is asserted everywhere. A
+ * round that breaks a budget is followed by a fresh copy of the mix, and the test fails for an input that breaks
+ * one in both (expectNoStall): the work an input drives repeats, a pause of a busy machine does not.
  *
  * Groups, in order (`STALL_FREE_GROUPS=inputs,patterns` runs a subset): `inputs` (webhook templates and
  * conditions at their limits, an inbound webhook at its limit, CSS and HTML at theirs, bulk bodies, deep and
@@ -105,6 +107,13 @@ beforeAll(async () => {
     payload: heavyAutomation(),
   });
   expect(warm.statusCode).toBe(201);
+  // B's own first list compiles its route's code: a cost of B's, which the first input would be charged with.
+  const list = await h.inject({
+    method: "GET",
+    url: "/api/institution/courses?perPage=5",
+    headers: { host: b.host, ...bearer(keyB) },
+  });
+  expect(list.statusCode).toBe(200);
   watchdog = spawn(process.execPath, ["-e", WATCHDOG], { stdio: ["pipe", "inherit", "inherit"] });
 });
 afterAll(async () => {
@@ -205,10 +214,6 @@ async function underHostileMix(inputs: Hostile[]) {
  */
 const ONE_TRANSACTION_AT_A_TIME = process.env.DATABASE_URL === undefined;
 const LONG_TRANSACTIONS = new Set([
-  // Its validation holds the loop 40-50 ms and its transaction follows; B's query queued behind both answered in
-  // 95-148 ms on PGlite on the machine of 2026-11-27 (on main before this merge too), and in 38-55 ms on the one
-  // before. The loop's silence is still asserted for it, and on PostgreSQL B's budget as well.
-  "automation: body template, 20 headers and 20 clauses at their limits",
   "users/bulk: 1,000 users (the limit)",
   "enrollments/bulk: 1,000 enrollments (the limit)",
   "class members: 1,000 users (the limit)",
@@ -217,27 +222,51 @@ const LONG_TRANSACTIONS = new Set([
 const waitsForTheSession = (during: string) =>
   ONE_TRANSACTION_AT_A_TIME && during.split(" / ").some((label) => LONG_TRANSACTIONS.has(label));
 
-async function expectNoStall(inputs: Hostile[]) {
-  const result = await underHostileMix(inputs);
+/** The inputs during which this round broke a budget: B answered late, or the loop was silent too long. */
+function overBudget(result: Awaited<ReturnType<typeof underHostileMix>>): Set<string> {
+  const labels = new Set<string>();
+  for (const answer of result.answers) {
+    if (answer.ms > B_BUDGET_MS && !waitsForTheSession(answer.during))
+      for (const label of answer.during.split(" / ")) labels.add(label);
+  }
+  for (const v of result.verdicts) if (v.loopMs > LOOP_BUDGET_MS) labels.add(v.label);
+  if (result.loopMaxMs >= LOOP_BUDGET_MS) labels.add("(the loop's delay, any input)");
+  return labels;
+}
+
+function describeRound(result: Awaited<ReturnType<typeof underHostileMix>>): string {
   const asserted = result.answers.filter((a) => !waitsForTheSession(a.during));
-  const late = asserted.filter((a) => a.ms > B_BUDGET_MS);
-  const slow = result.verdicts.filter((v) => v.loopMs > LOOP_BUDGET_MS);
-  const report = result.verdicts.map((v) => `${v.label}: ${v.status}, loop silent ${v.loopMs} ms`).join("\n");
   const waited = result.answers.filter((a) => waitsForTheSession(a.during));
-  console.log(
-    `stall-free:\n${report}\nB's worst answer: ${Math.max(0, ...asserted.map((a) => a.ms))} ms` +
-      (waited.length > 0
-        ? `; behind A's transaction on PGlite: ${Math.max(...waited.map((a) => a.ms))} ms`
-        : ""),
+  const report = result.verdicts.map((v) => `${v.label}: ${v.status}, loop silent ${v.loopMs} ms`).join("\n");
+  const late = asserted.filter((a) => a.ms > B_BUDGET_MS).map((a) => `  B ${a.ms} ms during ${a.during}`);
+  return (
+    `${report}\nB's worst answer: ${Math.max(0, ...asserted.map((a) => a.ms))} ms` +
+    (waited.length > 0
+      ? `; behind A's transaction on PGlite: ${Math.max(...waited.map((a) => a.ms))} ms`
+      : "") +
+    `; loop delay max ${Math.round(result.loopMaxMs)} ms` +
+    (late.length > 0 ? `\nlate:\n${late.join("\n")}` : "")
   );
-  expect(result.answers.length).toBeGreaterThan(inputs.length);
-  expect(
-    slow.map((v) => `${v.label} (${v.loopMs} ms)`),
-    report,
-  ).toEqual([]);
-  expect(late, report).toEqual([]);
-  expect(result.loopMaxMs, report).toBeLessThan(LOOP_BUDGET_MS);
-  return result;
+}
+
+/**
+ * Runs the mix; where a budget was broken, runs a fresh copy of it (`round` 2: new names, so every input does the
+ * same work again) and fails for the inputs that broke a budget both times. Work an input drives repeats in the
+ * second round; a pause of the machine (another process's CPU, a collection of the garbage of the inputs before,
+ * code compiled on first use), which cost 110-126 ms once on CI's two busy cores of 2026-11-27, does not.
+ */
+async function expectNoStall(make: (round: number) => Hostile[]) {
+  const first = await underHostileMix(make(1));
+  console.log(`stall-free:\n${describeRound(first)}`);
+  expect(first.answers.length).toBeGreaterThan(first.verdicts.length);
+  const broken = overBudget(first);
+  if (broken.size === 0) return first;
+  console.log(`stall-free: over budget during ${[...broken].join("; ")}; measuring a fresh copy of the mix`);
+  const second = await underHostileMix(make(2));
+  console.log(`stall-free, second round:\n${describeRound(second)}`);
+  const again = [...overBudget(second)].filter((label) => broken.has(label));
+  expect(again, `${describeRound(first)}\n--- second round ---\n${describeRound(second)}`).toEqual([]);
+  return second;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -279,7 +308,7 @@ function heavyAutomation(): string {
 }
 
 /** Every large body is serialised here, before the mix, so this process's JSON.stringify is not charged to it. */
-function inputs(): Hostile[] {
+function inputs(round: number): Hostile[] {
   const automation = heavyAutomation();
   const inboundBody = JSON.stringify({
     payload: {
@@ -299,7 +328,7 @@ function inputs(): Hostile[] {
     content: { bodyHtml: "<b>x</b>".repeat(12_500) },
   });
   const template = JSON.stringify({
-    key: "custom.heavy",
+    key: `custom.heavy${round}`,
     locale: "pt-BR",
     subject: "s",
     bodyHtml: "<b>x</b>".repeat(25_000),
@@ -308,7 +337,7 @@ function inputs(): Hostile[] {
   const bulkUsers = JSON.stringify({
     items: Array.from({ length: 1000 }, (_, i) => ({
       name: `Teacher ${i}`,
-      email: `teacher${i}@a.test`,
+      email: `teacher${i}.r${round}@a.test`,
       role: "teacher",
     })),
   });
@@ -384,7 +413,7 @@ function inputs(): Hostile[] {
     },
     {
       label: "e-mail template preview: a draft of 200,000 characters, 10,000 placeholders",
-      send: () => post("/api/institution/email/templates/custom.heavy/preview", preview, admin()),
+      send: () => post(`/api/institution/email/templates/custom.heavy${round}/preview`, preview, admin()),
     },
     {
       label: "users/bulk: 1,000 users (the limit)",
@@ -410,7 +439,7 @@ function inputs(): Hostile[] {
     {
       label: "class members: 1,000 users (the limit)",
       send: async () => {
-        const cls = await post("/api/institution/classes", { name: "Turma" }, key());
+        const cls = await post("/api/institution/classes", { name: `Turma ${round}` }, key());
         const id = JSON.parse(cls.body).id;
         return post(`/api/institution/classes/${id}/members`, { userIds, role: "teacher" }, key());
       },
@@ -418,7 +447,11 @@ function inputs(): Hostile[] {
     {
       label: "tags: attached to 1,000 users (the limit)",
       send: async () => {
-        const tag = await post("/api/institution/tags", { name: "Turma A", appliesTo: ["user"] }, key());
+        const tag = await post(
+          "/api/institution/tags",
+          { name: `Turma A ${round}`, appliesTo: ["user"] },
+          key(),
+        );
         const id = JSON.parse(tag.body).id;
         return post(`/api/institution/tags/${id}/resources`, { resourceType: "user", ids: userIds }, key());
       },
@@ -496,14 +529,19 @@ const PATTERNS: [string, string][] = [
   ["^(?:a|b|ab)*c$", "ab".repeat(28)],
   ["^([a-z]|[a-z0-9])*@x$", "a".repeat(56)],
 ];
-const patternInputs = (): Hostile[] =>
+const patternInputs = (round: number): Hostile[] =>
   PATTERNS.flatMap(([pattern, value], i) => [
     {
       label: `profile field with pattern ${pattern}`,
       send: () =>
         post(
           "/api/institution/profile-fields",
-          { key: `hostile_${i}`, label: "x", type: "text", validation: { pattern, maxLength: 2000 } },
+          {
+            key: `hostile_${i}_${round}`,
+            label: "x",
+            type: "text",
+            validation: { pattern, maxLength: 2000 },
+          },
           admin(),
         ),
     },
@@ -514,9 +552,9 @@ const patternInputs = (): Hostile[] =>
           "/api/institution/users",
           {
             name: "x",
-            email: `p${i}@a.test`,
+            email: `p${i}.r${round}@a.test`,
             role: "teacher",
-            profileFields: { [`hostile_${i}`]: value },
+            profileFields: { [`hostile_${i}_${round}`]: value },
           },
           key(),
         ),
@@ -527,7 +565,7 @@ describe("a hostile tenant does not stall another", () => {
   it.runIf(GROUPS.includes("inputs"))(
     "answers B within 100 ms while A sends webhook templates, CSS, HTML, bulk and deep bodies at their limits",
     async () => {
-      const result = await expectNoStall(inputs());
+      const result = await expectNoStall(inputs);
       // Bounded work is refused or done, never a 5xx; the bounded ones answer 4xx in the envelope.
       for (const v of result.verdicts) expect(v.status, v.label).toBeLessThan(500);
     },
@@ -537,7 +575,7 @@ describe("a hostile tenant does not stall another", () => {
   it.runIf(GROUPS.includes("recurrence"))(
     "answers B within 100 ms while A sends a recurrence rule that never occurs",
     async () => {
-      await expectNoStall(recurrenceInputs());
+      await expectNoStall(recurrenceInputs);
     },
     60_000,
   );
@@ -545,7 +583,7 @@ describe("a hostile tenant does not stall another", () => {
   it.runIf(GROUPS.includes("patterns"))(
     "answers B within 100 ms while A sets backtracking profile-field patterns and values",
     async () => {
-      await expectNoStall(patternInputs());
+      await expectNoStall(patternInputs);
     },
     60_000,
   );
