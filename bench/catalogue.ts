@@ -33,9 +33,9 @@ import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
+import { rowsOf } from "../src/db/rows.js";
 import { courseModules, courses, enrollments, lessons } from "../src/db/schema/index.js";
 import { pageQuery } from "../src/modules/enrollments/repo.js";
-import { rowsOf } from "../src/modules/outbox/sql.js";
 import { requestJson } from "./http.js";
 import {
   type LatencySummary,

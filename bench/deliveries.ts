@@ -45,11 +45,11 @@ import { type Config, loadConfig } from "../src/config/index.js";
 import { type DeliveryEngineConfig, loadOutboundConfig } from "../src/config/outbound.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database, Db } from "../src/db/client.js";
+import { rowsOf } from "../src/db/rows.js";
 import { createAutomation } from "../src/modules/automations/service.js";
 import { EVENT_SAMPLES, type EventPayloads } from "../src/modules/events/catalogue.js";
 import { emitEvent } from "../src/modules/events/emit.js";
 import { signedHeaders } from "../src/modules/outbox/send.js";
-import { rowsOf } from "../src/modules/outbox/sql.js";
 import { systemResolver } from "../src/platform/outbound/resolver.js";
 import {
   DELIVERY_WORKER_CONFIG_ENV,

@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { makeWorkerUtils, type WorkerUtils } from "graphile-worker";
 import type { Db } from "../src/db/client.js";
-import { rowsOf } from "../src/modules/outbox/sql.js";
+import { rowsOf } from "../src/db/rows.js";
 import {
   type CpuPerDelivery,
   checkReceipts,

@@ -17,14 +17,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "./client.js";
-
-/** Raw statements answer `{rows}` on both drivers (node-postgres and PGlite). */
-function rowsOf<T>(result: unknown): T[] {
-  if (typeof result === "object" && result !== null && "rows" in result && Array.isArray(result.rows)) {
-    return result.rows as T[];
-  }
-  throw new Error("unexpected result shape from the database driver");
-}
+import { rowsOf } from "./rows.js";
 
 export interface ClaimSpec {
   /** The queue table; every queue is keyed `(tenant_id, id)` and counts claims in `attempts`. */

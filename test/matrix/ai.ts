@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../../src/modules/ai/sql.js";
+import { queryRows } from "../../src/db/rows.js";
 import { putOverride } from "../../src/modules/ai-limits/service.js";
 import { createPrompt } from "../../src/modules/prompts/service.js";
 import { promptBody, VALUES } from "../../src/modules/prompts/test-fixtures.js";
@@ -23,8 +23,8 @@ const override = async (h: Harness, t: TestTenant) => {
 async function promptSnapshot(h: Harness, t: TestTenant, params: Params) {
   const id = idOf(params);
   return {
-    row: await rowsOf(h.database.db, sql`SELECT * FROM prompts WHERE tenant_id = ${t.id} AND id = ${id}`),
-    versions: await rowsOf(
+    row: await queryRows(h.database.db, sql`SELECT * FROM prompts WHERE tenant_id = ${t.id} AND id = ${id}`),
+    versions: await queryRows(
       h.database.db,
       sql`SELECT version, template FROM prompt_versions WHERE tenant_id = ${t.id} AND prompt_id = ${id} ORDER BY version`,
     ),
@@ -33,7 +33,7 @@ async function promptSnapshot(h: Harness, t: TestTenant, params: Params) {
 
 async function overrideSnapshot(h: Harness, t: TestTenant, params: Params) {
   const p = params as Record<string, string>;
-  return rowsOf(
+  return queryRows(
     h.database.db,
     sql`SELECT "limit", reason FROM ai_limit_overrides WHERE tenant_id = ${t.id}
       AND subject_type = ${p.subjectType} AND subject_id = ${p.subjectId}`,
@@ -42,7 +42,7 @@ async function overrideSnapshot(h: Harness, t: TestTenant, params: Params) {
 
 async function counterSnapshot(h: Harness, t: TestTenant, params: Params) {
   const p = params as Record<string, string>;
-  return rowsOf(
+  return queryRows(
     h.database.db,
     sql`SELECT used FROM ai_limit_counters WHERE tenant_id = ${t.id} AND subject_id = ${p.userId}`,
   );

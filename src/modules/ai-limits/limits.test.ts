@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/rows.js";
 import { callerFor, fieldsOf, useApi } from "../../test-support/api.js";
 import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../../test-support/fake-openai.js";
 import { adminCookie, makeKey, signedInUser, UNLIMITED_KEY } from "../../test-support/harness.js";
-import { rowsOf } from "../ai/sql.js";
 import { promptBody, VALUES } from "../prompts/test-fixtures.js";
 
 let fake: FakeOpenAi;
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 const events = (tenantId: string) =>
-  rowsOf<{ data: { userId: string } }>(
+  queryRows<{ data: { userId: string } }>(
     h.database.db,
     sql`SELECT data FROM platform_events WHERE tenant_id = ${tenantId} AND type = 'ai_limit_reached'`,
   );

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { type CappedTotal, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import { rowsOf } from "../ai/sql.js";
 import type { OverrideRecord, PolicyRecord, PutOverrideInput, SubjectType, Unit } from "./schemas.js";
 import type { Period } from "./window.js";
 
@@ -31,7 +31,7 @@ export const DEFAULT_POLICY: StoredPolicy = {
 
 /** The policy and the institution's time zone, in one read. */
 export async function findPolicy(db: Executor, tenantId: string): Promise<PolicyRecord> {
-  const [row] = await rowsOf<Partial<StoredPolicy> & { resetTimezone: string }>(
+  const [row] = await queryRows<Partial<StoredPolicy> & { resetTimezone: string }>(
     db,
     sql`SELECT t.timezone AS "resetTimezone", p.enabled, p.unit, p.period, p.per_user_limit AS "perUserLimit",
         p.institution_limit AS "institutionLimit", p.on_exhausted AS "onExhausted", ${iso("p.updated_at")} AS "updatedAt"
@@ -64,11 +64,11 @@ export async function listOverrides(
 ) {
   const where = sql`tenant_id = ${tenantId} ${type === undefined ? sql`` : sql`AND subject_type = ${type}`}`;
   const [rows, counted] = await Promise.all([
-    rowsOf<OverrideRecord>(
+    queryRows<OverrideRecord>(
       db,
       sql`${OVERRIDE} WHERE ${where} ORDER BY subject_type, subject_id LIMIT ${w.limit} OFFSET ${w.offset}`,
     ),
-    rowsOf<{ n: number }>(
+    queryRows<{ n: number }>(
       db,
       sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ai_limit_overrides WHERE ${where} LIMIT ${TOTAL_CAP + 1}) c`,
     ),
@@ -84,7 +84,7 @@ export async function upsertOverride(
   id: string,
   input: PutOverrideInput,
 ): Promise<{ row: OverrideRecord; created: boolean }> {
-  const [row] = await rowsOf<OverrideRecord & { created: boolean }>(
+  const [row] = await queryRows<OverrideRecord & { created: boolean }>(
     db,
     sql`WITH up AS (
         INSERT INTO ai_limit_overrides (tenant_id, subject_type, subject_id, "limit", expires_at, reason)
@@ -100,7 +100,7 @@ export async function upsertOverride(
 }
 
 export async function deleteOverride(db: Executor, tenantId: string, type: SubjectType, id: string) {
-  const rows = await rowsOf(
+  const rows = await queryRows(
     db,
     sql`DELETE FROM ai_limit_overrides WHERE tenant_id = ${tenantId} AND subject_type = ${type}
       AND subject_id = ${id} RETURNING 1`,
@@ -118,7 +118,7 @@ export async function overrideFor(
   user: { id: string; role: string },
   courseId: string | null,
 ): Promise<{ limit: number; source: SubjectType } | undefined> {
-  const [row] = await rowsOf<{ limit: number; source: SubjectType }>(
+  const [row] = await queryRows<{ limit: number; source: SubjectType }>(
     db,
     sql`SELECT o."limit", o.subject_type AS source FROM ai_limit_overrides o
       WHERE o.tenant_id = ${tenantId} AND (o.expires_at IS NULL OR o.expires_at > now()) AND (
@@ -135,7 +135,7 @@ export async function overrideFor(
 }
 
 export async function userRole(db: Executor, tenantId: string, userId: string): Promise<string | undefined> {
-  const [row] = await rowsOf<{ role: string }>(
+  const [row] = await queryRows<{ role: string }>(
     db,
     sql`SELECT role FROM users WHERE tenant_id = ${tenantId} AND id = ${userId}`,
   );
@@ -143,7 +143,7 @@ export async function userRole(db: Executor, tenantId: string, userId: string): 
 }
 
 export async function counterUsed(db: Executor, tenantId: string, type: string, id: string, start: Date) {
-  const [row] = await rowsOf<{ used: string }>(
+  const [row] = await queryRows<{ used: string }>(
     db,
     sql`SELECT used FROM ai_limit_counters WHERE tenant_id = ${tenantId} AND subject_type = ${type}
       AND subject_id = ${id} AND window_start = ${start.toISOString()}`,

@@ -6,8 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db, Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { rowsOf } from "../ai/sql.js";
 import { emitEvent } from "../events/emit.js";
 import * as repo from "./repo.js";
 import type { Unit } from "./schemas.js";
@@ -68,7 +68,7 @@ async function take(
 ) {
   await tx.execute(sql`INSERT INTO ai_limit_counters (tenant_id, subject_type, subject_id, window_start)
     VALUES (${tenantId}, ${c.type}, ${c.id}, ${start}) ON CONFLICT DO NOTHING`);
-  const rows = await rowsOf<{ used: string }>(
+  const rows = await queryRows<{ used: string }>(
     tx,
     sql`UPDATE ai_limit_counters SET used = used + ${amount} WHERE tenant_id = ${tenantId}
       AND subject_type = ${c.type} AND subject_id = ${c.id} AND window_start = ${start}
@@ -148,7 +148,7 @@ async function notifyOnce(
   const userId = caller.userId;
   if (userId === null) return;
   await db.transaction(async (tx) => {
-    const flagged = await rowsOf<{ used: string }>(
+    const flagged = await queryRows<{ used: string }>(
       tx,
       sql`UPDATE ai_limit_counters SET notified = true WHERE tenant_id = ${tenantId} AND subject_type = 'user'
         AND subject_id = ${userId} AND window_start = ${window.start.toISOString()} AND NOT notified RETURNING used`,

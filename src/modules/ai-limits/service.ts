@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Db, Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { ROLES } from "../../platform/auth/types.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
 import { isUuid } from "../../platform/http/schemas.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
-import { rowsOf } from "../ai/sql.js";
 import * as repo from "./repo.js";
 import { userLimit } from "./reserve.js";
 import {
@@ -69,7 +69,7 @@ async function requireSubject(
   }
   if (!isUuid(id)) throw notFound();
   const table = sql.raw(SUBJECT_TABLE[type]);
-  const rows = await rowsOf(db, sql`SELECT 1 FROM ${table} WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  const rows = await queryRows(db, sql`SELECT 1 FROM ${table} WHERE tenant_id = ${tenantId} AND id = ${id}`);
   if (rows.length === 0) throw notFound();
   return id.toLowerCase();
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { rowsOf } from "./sql.js";
+import { queryRows } from "../../db/rows.js";
 
 export interface ProviderRow {
   baseUrl: string;
@@ -12,7 +12,7 @@ export interface ProviderRow {
 }
 
 export async function findSettings(db: Executor, tenantId: string): Promise<ProviderRow | undefined> {
-  const [row] = await rowsOf<ProviderRow>(
+  const [row] = await queryRows<ProviderRow>(
     db,
     sql`SELECT base_url AS "baseUrl", api_key AS "apiKey", api_key_fingerprint AS "apiKeyFingerprint",
           default_model AS "defaultModel", models, to_char(updated_at AT TIME ZONE 'UTC',
@@ -33,7 +33,7 @@ export async function upsertSettings(db: Executor, tenantId: string, row: Omit<P
 }
 
 export async function deleteSettings(db: Executor, tenantId: string): Promise<boolean> {
-  const rows = await rowsOf<{ one: number }>(
+  const rows = await queryRows<{ one: number }>(
     db,
     sql`DELETE FROM ai_provider_settings WHERE tenant_id = ${tenantId} RETURNING 1 AS one`,
   );

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../db/rows.js";
 import { createOutboundClient, type OutboundClient } from "../../platform/outbound/client.js";
 import { AS_WRITTEN, callApi, type TenantAdmin, tenantAdmin, useApi } from "../../test-support/api.js";
 import { bearer, makeKey, roleCookie } from "../../test-support/harness.js";
@@ -14,7 +15,6 @@ import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { emitEvent } from "../events/emit.js";
 import { drainOnce } from "../outbox/drain.js";
-import { rowsOf } from "../outbox/sql.js";
 import { PENDING_COUNT_CAP } from "./stats.js";
 
 const { h } = useApi({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32", WEBHOOK_RETRY_SCHEDULE: "60" } });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import type { EventActor, EventSubject } from "../events/catalogue.js";
 import type { AwardRecord } from "./schemas.js";
-import { rowsOf } from "./settings.js";
 
 export type AwardedBy = AwardRecord["awardedBy"];
 
@@ -79,7 +79,7 @@ export async function grantBadge(
   how: { awardedBy: AwardedBy; actor: EventActor; evidence?: AwardRow["evidence"]; eventId?: string | null },
 ): Promise<{ row: AwardRow; event: BadgeFollowUp } | undefined> {
   // The badge and the recipient are copied as they are now: the credential shows them as they were awarded.
-  const [row] = await rowsOf<AwardRow>(
+  const [row] = await queryRows<AwardRow>(
     tx,
     sql`WITH inserted AS (
         INSERT INTO gamification_awards AS a (tenant_id, badge_id, user_id, expires_at, evidence, awarded_by,
@@ -121,7 +121,7 @@ export async function awardThresholdBadges(
   who: { subject: EventSubject; actor: EventActor; eventId: string | null },
   balance: number,
 ): Promise<BadgeFollowUp[]> {
-  const badges = await rowsOf<BadgeRef>(
+  const badges = await queryRows<BadgeRef>(
     tx,
     sql`SELECT b.id, b.name, b.expires_after_days FROM gamification_badges b
       WHERE b.tenant_id = ${tenantId} AND b.status = 'active' AND b.award_rule->>'type' = 'points_threshold'

@@ -1,11 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, capTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertUsableMedia } from "../media/service.js";
 import type { AwardRuleInput, BadgeRecord, CreateBadgeInput, PatchBadgeInput } from "./schemas.js";
-import { assertRuleEvent, refreshTriggers, rowsOf } from "./settings.js";
+import { assertRuleEvent, refreshTriggers } from "./settings.js";
 
 interface BadgeRow {
   id: string;
@@ -59,7 +60,7 @@ async function triggerOf(tx: Executor, tenantId: string, rule: AwardRuleInput): 
       return rule.event;
     case "course_completion": {
       if (rule.courseId === undefined) throw validationError("awardRule.courseId", "field.required");
-      const found = await rowsOf(
+      const found = await queryRows(
         tx,
         sql`SELECT 1 FROM courses WHERE tenant_id = ${tenantId} AND id = ${rule.courseId}`,
       );
@@ -75,7 +76,7 @@ async function triggerOf(tx: Executor, tenantId: string, rule: AwardRuleInput): 
 }
 
 export async function getBadge(db: Executor, tenantId: string, id: string): Promise<BadgeRecord> {
-  const [row] = await rowsOf<BadgeRow>(
+  const [row] = await queryRows<BadgeRow>(
     db,
     sql`SELECT ${COLUMNS} FROM gamification_badges WHERE tenant_id = ${tenantId} AND id = ${id}`,
   );
@@ -91,12 +92,12 @@ export async function listBadges(
 ) {
   const window = pageWindow(query);
   const status = query.status === undefined ? sql`` : sql`AND status = ${query.status}`;
-  const rows = await rowsOf<BadgeRow>(
+  const rows = await queryRows<BadgeRow>(
     db,
     sql`SELECT ${COLUMNS} FROM gamification_badges WHERE tenant_id = ${tenantId} ${status}
       ORDER BY created_at, id LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
-  const [count] = await rowsOf<{ n: number }>(
+  const [count] = await queryRows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM gamification_badges WHERE tenant_id = ${tenantId} ${status}
       LIMIT 10001) s`,
@@ -113,7 +114,7 @@ export async function createBadge(
     await assertUsableMedia(tx, tenantId, input.imageMediaId, "imageMediaId", "image");
     const rule = input.awardRule ?? { type: "manual" };
     const trigger = await triggerOf(tx, tenantId, rule);
-    const [row] = await rowsOf<{ id: string }>(
+    const [row] = await queryRows<{ id: string }>(
       tx,
       sql`INSERT INTO gamification_badges (tenant_id, name, description, image_media_id, criteria_narrative,
           criteria_url, alignment, tags, award_rule, trigger_event, expires_after_days, status)
@@ -136,7 +137,7 @@ export async function updateBadge(
   patch: PatchBadgeInput,
 ): Promise<BadgeRecord> {
   return db.transaction(async (tx) => {
-    const locked = await rowsOf(
+    const locked = await queryRows(
       tx,
       sql`SELECT 1 FROM gamification_badges WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`,
     );

@@ -2,9 +2,9 @@ import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Config } from "../../config/index.js";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { type Issuer, issuerOf, OB_V3, sign, VC_V2 } from "./issuer.js";
-import { rowsOf } from "./settings.js";
 
 /** Bits per status list: the W3C Bitstring Status List's minimum of 16 KiB, which hides which award is which. */
 export const LIST_BITS = 131_072;
@@ -38,7 +38,7 @@ const ISO = (column: string) =>
   );
 
 async function awardRow(db: Executor, tenantId: string, awardId: string): Promise<CredentialRow> {
-  const [row] = await rowsOf<CredentialRow>(
+  const [row] = await queryRows<CredentialRow>(
     db,
     sql`SELECT a.id, a.badge_id, ${ISO("a.issued_at")}, ${ISO("a.expires_at")}, a.evidence, a.achievement,
         a.recipient, a.status_index::text AS status_index, a.revoked, a.revocation_reason, t.name AS tenant_name
@@ -151,7 +151,7 @@ export async function statusList(
   origin: string,
 ): Promise<Record<string, unknown>> {
   const first = list * LIST_BITS;
-  const revoked = await rowsOf<{ i: string }>(
+  const revoked = await queryRows<{ i: string }>(
     db,
     sql`SELECT status_index::text AS i FROM gamification_awards WHERE tenant_id = ${tenantId} AND revoked
       AND status_index >= ${first} AND status_index < ${first + LIST_BITS}`,
@@ -161,7 +161,10 @@ export async function statusList(
     const bit = Number(i) - first;
     bits[bit >> 3] = (bits[bit >> 3] as number) | (0x80 >> (bit & 7));
   }
-  const [tenant] = await rowsOf<{ name: string }>(db, sql`SELECT name FROM tenants WHERE id = ${tenantId}`);
+  const [tenant] = await queryRows<{ name: string }>(
+    db,
+    sql`SELECT name FROM tenants WHERE id = ${tenantId}`,
+  );
   const issuer = await issuerOf(db, config, tenantId);
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   const credential = {

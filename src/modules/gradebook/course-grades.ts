@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import {
   courseGrades,
   enrollments,
@@ -18,7 +19,7 @@ import {
   computeCourseScores,
 } from "./compute.js";
 import type { GradeStatus } from "./item-schemas.js";
-import { gradingScale, letterOf, num, rowsOf, type Scale, uuidArray } from "./sql-util.js";
+import { gradingScale, letterOf, num, type Scale, uuidArray } from "./sql-util.js";
 
 /** One row of the computation's read, as JSON: numbers may come back as numbers or strings. */
 type Json = Record<string, unknown>;
@@ -35,7 +36,7 @@ async function readForRecompute(
   userIds: readonly string[],
 ) {
   const ids = uuidArray(userIds);
-  const [row] = await rowsOf<{
+  const [row] = await queryRows<{
     items: Json[];
     categories: Json[];
     grades: Json[];
@@ -119,7 +120,7 @@ export async function recomputeCourseGrades(
 ): Promise<void> {
   if (who !== "all") return recomputeFor(tx, tenantId, courseId, [...new Set(who)], actor, effects);
   const everyone = (
-    await rowsOf<{ user_id: string }>(
+    await queryRows<{ user_id: string }>(
       tx,
       sql`SELECT user_id FROM ${grades} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
           UNION SELECT user_id FROM ${courseGrades} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}`,
@@ -254,7 +255,7 @@ export async function studentsById(
 ): Promise<Map<string, StudentBrief>> {
   const missing = [...new Set(ids)].filter((id) => !known.has(id));
   if (missing.length === 0) return known;
-  const rows = await rowsOf<StudentBrief>(
+  const rows = await queryRows<StudentBrief>(
     tx,
     sql`SELECT id, name, email, role FROM ${users}
         WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(missing)})`,

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { toIso } from "../../db/schema/columns.js";
 import { courseGrades, enrollments, grades, users } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
@@ -8,7 +9,7 @@ import { csvField } from "../../platform/http/csv.js";
 import { effectiveScore } from "./compute.js";
 import { readableCourse } from "./guard.js";
 import { itemsOfCourse } from "./items.js";
-import { gradingScale, letterOf, num, rowsOf, uuidArray } from "./sql-util.js";
+import { gradingScale, letterOf, num, uuidArray } from "./sql-util.js";
 
 /** Rows a chunk of the export reads: each chunk is one keyset page, so memory stays flat however long the course. */
 const CHUNK = 500;
@@ -89,7 +90,7 @@ export async function gradebookCsv(
         .orderBy(asc(enrollments.createdAt), asc(enrollments.id))
         .limit(CHUNK);
       if (rows.length === 0) return;
-      const cells = await rowsOf<Record<string, unknown>>(
+      const cells = await queryRows<Record<string, unknown>>(
         db,
         sql`SELECT grade_item_id, user_id, score, override_score, status, posted_at FROM ${grades}
             WHERE tenant_id = ${tenantId} AND course_id = ${courseId}

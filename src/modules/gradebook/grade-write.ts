@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { inChunks } from "../../db/chunks.js";
 import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
 import { enrollments, gradeChanges, gradeItems, grades } from "../../db/schema/index.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
@@ -11,7 +12,7 @@ import { type GradeState, type GradeWrite, type PlanItem, type Planned, planWrit
 import { type GradeRow, gradeColumns, gradesByIds, toGradeRecord } from "./grade-repo.js";
 import type { BulkGradeStatus, GradeRecord } from "./grade-schemas.js";
 import type { GradeSource } from "./item-schemas.js";
-import { gradingScale, rowsOf, uuidArray } from "./sql-util.js";
+import { gradingScale, uuidArray } from "./sql-util.js";
 
 export interface WriteResult {
   index: number;
@@ -77,7 +78,7 @@ export async function writeGrades(
   );
   const enrolled = new Map(
     (
-      await rowsOf<{ id: string; user_id: string }>(
+      await queryRows<{ id: string; user_id: string }>(
         tx,
         sql`SELECT id, user_id FROM ${enrollments} WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
             AND role = 'student' AND status <> 'dropped' AND user_id = ANY(${uuidArray(userIds)})`,
@@ -179,7 +180,7 @@ async function upsert(tx: Executor, tenantId: string, courseId: string, chunk: P
       source: after.source,
     })),
   );
-  return rowsOf<{ id: string; grade_item_id: string; user_id: string }>(
+  return queryRows<{ id: string; grade_item_id: string; user_id: string }>(
     tx,
     sql`INSERT INTO ${grades} AS g (tenant_id, course_id, grade_item_id, user_id, enrollment_id, score,
           override_score, status, feedback, graded_by, graded_at, posted_at, source)

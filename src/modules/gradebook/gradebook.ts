@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { type Bindable, runPageQuery } from "../../db/page-query.js";
+import { queryRows } from "../../db/rows.js";
 import { toIso } from "../../db/schema/columns.js";
 import { courseGrades, enrollments, grades, tenantCounters, users } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
@@ -12,7 +13,7 @@ import type { CourseGradeRecord, GradebookRowRecord, GradeCellRecord } from "./g
 import { readableCourse } from "./guard.js";
 import type { GradeStatus } from "./item-schemas.js";
 import { itemsOfCourse } from "./items.js";
-import { gradingScale, letterOf, num, rowsOf, type Scale, uuidArray } from "./sql-util.js";
+import { gradingScale, letterOf, num, type Scale, uuidArray } from "./sql-util.js";
 
 const rowColumns = {
   enrollmentId: enrollments.id,
@@ -63,11 +64,11 @@ async function withDetails(
   if (page.length === 0) return [];
   const ids = uuidArray(page.map((r) => r.userId));
   const [people, stored] = await Promise.all([
-    rowsOf<{ id: string; name: string; email: string }>(
+    queryRows<{ id: string; name: string; email: string }>(
       db,
       sql`SELECT id, name, email FROM ${users} WHERE tenant_id = ${tenantId} AND id = ANY(${ids})`,
     ),
-    rowsOf<Record<string, unknown>>(
+    queryRows<Record<string, unknown>>(
       db,
       sql`SELECT user_id, current_score, final_score, unposted_current_score, unposted_final_score
           FROM ${courseGrades} WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND user_id = ANY(${ids})`,
@@ -161,7 +162,7 @@ export async function readGradebook(
   const visible = new Set(columns.map((c) => c.id));
   const cells = new Map<string, Record<string, GradeCellRecord>>();
   if (rows.length > 0) {
-    const gradeRows = await rowsOf<Record<string, unknown>>(
+    const gradeRows = await queryRows<Record<string, unknown>>(
       db,
       sql`SELECT id, grade_item_id, user_id, score, override_score, status, graded_at, posted_at FROM ${grades}
           WHERE tenant_id = ${tenantId} AND course_id = ${courseId}

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
+import { queryRows } from "../../db/rows.js";
 import { gradeChanges, gradeItems, grades } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
@@ -17,7 +18,7 @@ import { gradedByOf, viaOf, type WriteResult, writeGrades } from "./grade-write.
 import { lockStaffCourse, readableCourse } from "./guard.js";
 import type { SourceType } from "./item-schemas.js";
 import { findItem } from "./items.js";
-import { gradingScale, rowsOf, uuidArray } from "./sql-util.js";
+import { gradingScale, uuidArray } from "./sql-util.js";
 
 /** An item's grades; a student's session reads its own, posted, on an item visible to students. */
 export async function listGrades(
@@ -60,7 +61,7 @@ export async function listGrades(
 
 /** Whether the student's own grade on the item is posted (0 or 1: one grade per student and item). */
 async function ownCount(db: Executor, tenantId: string, itemId: string, userId: string): Promise<number> {
-  const rows = await rowsOf<{ n: number }>(
+  const rows = await queryRows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM ${grades} WHERE tenant_id = ${tenantId} AND grade_item_id = ${itemId}
         AND user_id = ${userId} AND posted_at IS NOT NULL`,
@@ -139,7 +140,7 @@ export async function postGrades(
   const ids = [...new Set(input.gradeItemIds.map((id) => id.toLowerCase()))];
   return db.transaction(async (tx) => {
     await lockStaffCourse(tx, tenantId, actor, courseId);
-    const items = await rowsOf<Record<string, unknown>>(
+    const items = await queryRows<Record<string, unknown>>(
       tx,
       sql`SELECT id, title, max_points, pass_percent, post_policy, source_type FROM ${gradeItems}
           WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND id = ANY(${uuidArray(ids)})`,
@@ -152,7 +153,7 @@ export async function postGrades(
       });
     }
     const postedAt = new Date().toISOString();
-    const rows = await rowsOf<Record<string, unknown>>(
+    const rows = await queryRows<Record<string, unknown>>(
       tx,
       sql`UPDATE ${grades} SET posted_at = ${postedAt}, updated_at = now()
           WHERE tenant_id = ${tenantId} AND grade_item_id = ANY(${uuidArray(ids)}) AND posted_at IS NULL

@@ -4,11 +4,6 @@ import { getSettings, letterFor } from "../settings/service.js";
 
 export { uuidArray } from "../../db/uuid-array.js";
 
-/** Rows of a raw statement, on PGlite or `pg`. */
-export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 /** numeric columns arrive as strings from raw statements. */
 export function num(value: unknown): number | null {
   if (value === null || value === undefined) return null;

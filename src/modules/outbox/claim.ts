@@ -12,8 +12,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { rowsOf } from "../../db/rows.js";
 import { INACTIVE_STATUSES } from "../../platform/auth/pipeline.js";
-import { rowsOf } from "./sql.js";
 
 export interface ClaimedDelivery {
   tenantId: string;

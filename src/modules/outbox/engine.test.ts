@@ -13,6 +13,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../../db/migrations-folder.js";
+import { rowsOf } from "../../db/rows.js";
 import {
   automations,
   deliveryAttemptLog,
@@ -28,7 +29,6 @@ import { emitEvent } from "../events/emit.js";
 import { claimDue } from "./claim.js";
 import { keyringFrom } from "./deliver.js";
 import { recordSuccesses } from "./record.js";
-import { rowsOf } from "./sql.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "./worker.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -144,7 +144,7 @@ describe("woken on commit", () => {
     const e = await endpoint(tenant);
     const loop = loopFor(tenant, { pollMs: 60_000 });
     try {
-      await sleep(100); // the loop's first claim (at start) has found nothing
+      await loop.started; // its first claims (at start, and once listening) have found nothing
       const latencies: number[] = [];
       for (let i = 0; i < 5; i++) {
         const committed = performance.now();
@@ -235,6 +235,8 @@ describe("fair between endpoints", () => {
     holding.add(e.route);
     const loop = loopFor(tenant, { pollMs: 60_000 });
     try {
+      // Its own claim once listening must not fall between the first claim and the send it waits for.
+      await loop.started;
       await emit(tenant);
       await until("the first delivery's request", () => (received.get(e.route)?.length ?? 0) === 1);
       // Due now, but written without the fan-out's notification (as a retry falls due): while the first send is

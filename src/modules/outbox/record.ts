@@ -17,10 +17,11 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { rowsOf } from "../../db/rows.js";
 import type { OutboundResult } from "../../platform/outbound/client.js";
 import type { ClaimedDelivery } from "./claim.js";
 import { type AttemptFacts, type Decision, decide, describeAttempt } from "./retry-policy.js";
-import { clock, rowsOf } from "./sql.js";
+import { clock } from "./sql.js";
 
 export const FAILING_DAYS = 5;
 export const FAILING_REASON = `deliveries failed for ${FAILING_DAYS} days`;

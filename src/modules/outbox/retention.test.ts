@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { readCounter } from "../../db/counters.js";
+import { rowsOf } from "../../db/rows.js";
 import { useApi } from "../../test-support/api.js";
 import {
   adminCookie,
@@ -18,7 +19,6 @@ import {
 } from "../../test-support/harness.js";
 import { JOBS, startWorker } from "../../worker/runner.js";
 import { purgeCompletedDeliveries } from "./retention.js";
-import { rowsOf } from "./sql.js";
 
 const { h } = useApi();
 

@@ -14,7 +14,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
-import { rowsOf } from "./sql.js";
+import { rowsOf } from "../../db/rows.js";
 
 export const PURGE_BATCH_SIZE = 5_000;
 /** Stats buckets older than this are deleted; the stats read the last hour. */

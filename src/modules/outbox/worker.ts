@@ -49,6 +49,11 @@ export interface DeliveryLoopOptions {
 }
 
 export interface DeliveryLoop {
+  /**
+   * Resolves once the loop listens (or polls only) and the claims it made on starting are done. Until then a wake-up
+   * of its own may claim between two writes of a caller, so tests that stage what a claim finds wait for it.
+   */
+  started: Promise<void>;
   /** Stops claiming, waits for the sends in flight to be sent and recorded. */
   stop(): Promise<void>;
 }
@@ -238,7 +243,11 @@ export function startDeliveryLoop(
     { pollMs, batchSize, concurrency, endpointConcurrency, leaseSeconds, notified },
     "webhook delivery loop started",
   );
+  const started = unlisten.then(async () => {
+    while (claiming !== undefined) await claiming;
+  });
   return {
+    started,
     async stop() {
       stopped = true;
       clearInterval(poll);

@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/errors.js";
+import { queryRows } from "../../db/rows.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type CappedTotal, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
-import { rowsOf } from "../ai/sql.js";
 import type { ListPromptsQueryType, ModelParamsType, PromptRecord } from "./schemas.js";
 import type { VariableDecl } from "./template.js";
 
@@ -38,7 +38,7 @@ export async function mapConflicts<T>(write: () => Promise<T>): Promise<T> {
 }
 
 export async function findPrompt(db: Executor, tenantId: string, id: string, lock = false) {
-  const [row] = await rowsOf<PromptRecord>(
+  const [row] = await queryRows<PromptRecord>(
     db,
     sql`${SELECT} WHERE p.tenant_id = ${tenantId} AND p.id = ${id} ${lock ? sql`FOR UPDATE OF p` : sql``}`,
   );
@@ -75,7 +75,7 @@ export async function updatePrompt(
 }
 
 export async function findVersion(db: Executor, tenantId: string, id: string, version: number) {
-  const [row] = await rowsOf<Content>(
+  const [row] = await queryRows<Content>(
     db,
     sql`SELECT template, variables, model_params AS "modelParams" FROM prompt_versions
       WHERE tenant_id = ${tenantId} AND prompt_id = ${id} AND version = ${version}`,
@@ -85,7 +85,7 @@ export async function findVersion(db: Executor, tenantId: string, id: string, ve
 
 /** Counted up to the cap past the page, as every list here: never a whole scan for a total. */
 async function capped(db: Executor, from: SQL): Promise<CappedTotal> {
-  const [row] = await rowsOf<{ n: number }>(
+  const [row] = await queryRows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM (${from} LIMIT ${TOTAL_CAP + 1}) c`,
   );
@@ -97,7 +97,7 @@ export async function listPrompts(db: Executor, tenantId: string, q: ListPrompts
     ${q.feature === undefined ? sql`` : sql`AND p.feature = ${q.feature}`}
     ${q.status === undefined ? sql`` : sql`AND p.status = ${q.status}`}`;
   const [rows, total] = await Promise.all([
-    rowsOf<PromptRecord>(
+    queryRows<PromptRecord>(
       db,
       sql`${SELECT} WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${w.limit} OFFSET ${w.offset}`,
     ),
@@ -108,7 +108,7 @@ export async function listPrompts(db: Executor, tenantId: string, q: ListPrompts
 
 export async function listVersions(db: Executor, tenantId: string, id: string, w: PageWindow) {
   const [rows, total] = await Promise.all([
-    rowsOf<Content & { version: number; createdAt: string }>(
+    queryRows<Content & { version: number; createdAt: string }>(
       db,
       sql`SELECT version, template, variables, model_params AS "modelParams", ${iso("created_at")} AS "createdAt"
         FROM prompt_versions WHERE tenant_id = ${tenantId} AND prompt_id = ${id}
@@ -120,7 +120,7 @@ export async function listVersions(db: Executor, tenantId: string, id: string, w
 }
 
 export async function courseExists(db: Executor, tenantId: string, courseId: string): Promise<boolean> {
-  const rows = await rowsOf(
+  const rows = await queryRows(
     db,
     sql`SELECT 1 FROM courses WHERE tenant_id = ${tenantId} AND id = ${courseId}`,
   );

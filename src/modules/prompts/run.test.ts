@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/rows.js";
 import { callerFor, fieldsOf, useApi } from "../../test-support/api.js";
 import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../../test-support/fake-openai.js";
 import { adminCookie, makeKey, signedInUser, UNLIMITED_KEY } from "../../test-support/harness.js";
-import { rowsOf } from "../ai/sql.js";
 import { promptBody, VALUES } from "./test-fixtures.js";
 
 let fake: FakeOpenAi;
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 const ledger = (tenantId: string) =>
-  rowsOf<{ outcome: string; input_tokens: number; output_tokens: number; model: string }>(
+  queryRows<{ outcome: string; input_tokens: number; output_tokens: number; model: string }>(
     h.database.db,
     sql`SELECT outcome, input_tokens, output_tokens, model FROM ai_ledger WHERE tenant_id = ${tenantId} ORDER BY occurred_at`,
   );
@@ -54,7 +54,7 @@ describe("AI provider settings", () => {
       const res = await call("PUT", "/ai/provider", { ...provider(), baseUrl }, admin);
       expect(fieldsOf(res), baseUrl).toEqual(["baseUrl"]);
     }
-    const [row] = await rowsOf<{ api_key: string }>(
+    const [row] = await queryRows<{ api_key: string }>(
       h.database.db,
       sql`SELECT api_key FROM ai_provider_settings WHERE tenant_id = ${a.id}`,
     );
@@ -87,7 +87,7 @@ describe("running a prompt", () => {
     expect(sent.messages[0].content).toBe("Você é tutor de Álgebra. Pergunta: O que é um grupo?");
     const rows = await ledger(a.id);
     expect(rows.at(-1)).toMatchObject({ outcome: "completed", output_tokens: 5, model: FAKE_MODEL });
-    const [rollup] = await rowsOf<{ requests: number }>(
+    const [rollup] = await queryRows<{ requests: number }>(
       h.database.db,
       sql`SELECT sum(requests)::int AS requests FROM ai_usage_daily WHERE tenant_id = ${a.id}`,
     );
