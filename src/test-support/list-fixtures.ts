@@ -1,6 +1,7 @@
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
 import { ASSIGNMENTS } from "./list-fixtures/assignments.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
+import { GAMIFICATION } from "./list-fixtures/gamification.js";
 import { GRADEBOOK } from "./list-fixtures/gradebook.js";
 import { INTEGRATIONS } from "./list-fixtures/integrations.js";
 import { JOBS } from "./list-fixtures/jobs.js";
@@ -31,6 +32,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...INTEGRATIONS,
   ...CERTIFICATES,
   ...JOBS,
+  ...GAMIFICATION,
 ];
 
 /**
@@ -46,10 +48,6 @@ export const LISTS_ELSEWHERE: readonly string[] = [
   "/api/institution/calendar/events",
   // bench/leaderboard.ts reads page 1 at 1,000 and 100,000 learners (the standings' own index, no sort).
   "/api/institution/gamification/leaderboard",
-  // Not yet in the plan check (issue 24 part 3 ran out of time): ordered by (tenant, created_at, id) and by
-  // (tenant, user, created_at, id) indexes; totals capped / from the balance row's counter.
-  "/api/institution/gamification/badges",
-  "/api/institution/gamification/users/:id/points",
   // Not yet in the plan check (issue 25 is open): a prompt's versions and the AI limits' overrides are bounded by
   // their parent; the prompts list reads (tenant, created_at, id) with a capped total.
   "/api/institution/prompts",

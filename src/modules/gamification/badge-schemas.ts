@@ -1,7 +1,6 @@
 import { type Static, Type } from "typebox";
 import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
-import { CappedPageOf } from "../../platform/pagination/capped.js";
-import { PageQuery } from "../../platform/pagination/pagination.js";
+import { PageOf, PageQuery } from "../../platform/pagination/pagination.js";
 import { AWARD_EXAMPLE, BADGE_EXAMPLE, CREATE_BADGE_EXAMPLE } from "./examples.js";
 
 /** Badges (Open Badges achievements) and their awards. */
@@ -70,7 +69,7 @@ export const Badge = Type.Object(
   { additionalProperties: false, examples: [BADGE_EXAMPLE] },
 );
 export type BadgeRecord = Static<typeof Badge>;
-export const BadgePage = CappedPageOf(Badge);
+export const BadgePage = PageOf(Badge);
 
 export const CreateBadgeBody = Type.Object(
   {

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { queryRows } from "../../db/rows.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
-import { cappedPageEnvelope, capTotal } from "../../platform/pagination/capped.js";
-import { pageWindow } from "../../platform/pagination/pagination.js";
+import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
 import { assertUsableMedia } from "../media/service.js";
 import type { AwardRuleInput, BadgeRecord, CreateBadgeInput, PatchBadgeInput } from "./schemas.js";
 import { assertRuleEvent, refreshTriggers } from "./settings.js";
@@ -92,17 +92,20 @@ export async function listBadges(
 ) {
   const window = pageWindow(query);
   const status = query.status === undefined ? sql`` : sql`AND status = ${query.status}`;
+  // Ordered by the table's columns: COLUMNS names its ISO text `created_at`, which would sort every row.
   const rows = await queryRows<BadgeRow>(
     db,
     sql`SELECT ${COLUMNS} FROM gamification_badges WHERE tenant_id = ${tenantId} ${status}
-      ORDER BY created_at, id LIMIT ${window.limit} OFFSET ${window.offset}`,
+      ORDER BY gamification_badges.created_at, gamification_badges.id
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
-  const [count] = await queryRows<{ n: number }>(
+  // Totals from the counters the triggers of migration 0065 keep: all badges, or those of one status.
+  const total = await readCounter(
     db,
-    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM gamification_badges WHERE tenant_id = ${tenantId} ${status}
-      LIMIT 10001) s`,
+    tenantId,
+    query.status === undefined ? "gamification_badges" : `gamification_badges:status:${query.status}`,
   );
-  return cappedPageEnvelope(rows.map(record), capTotal(count?.n ?? 0), window);
+  return pageEnvelope(rows.map(record), total, window);
 }
 
 export async function createBadge(

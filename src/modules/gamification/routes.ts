@@ -62,7 +62,7 @@ export function gamificationRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "List badges",
-        description: `Oldest first; \`status\` narrows. ${cappedTotalNote("never (badges are counted)")}`,
+        description: "Oldest first; `status` narrows. The total is exact.",
         querystring: ListBadgesQuery,
         response: { 200: BadgePage },
       },
