@@ -1,8 +1,24 @@
 import { admins } from "../../platform/auth/access.js";
-import { tenantOf } from "../../platform/auth/request.js";
+import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/app-error.js";
+import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
-import { MAX_BUCKETS, MAX_SPAN_DAYS, UsageQuery, UsageReport } from "./schemas.js";
+import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { keyringOf } from "../automations/service.js";
+import { getConversation, listConversations } from "./conversations.js";
+import {
+  ConversationDetail,
+  ConversationPage,
+  ConversationQuery,
+  ListConversationsQuery,
+  MAX_BUCKETS,
+  MAX_MESSAGE_CHARS,
+  MAX_MESSAGES,
+  MAX_SPAN_DAYS,
+  UsageQuery,
+  UsageReport,
+} from "./schemas.js";
 import { usage } from "./usage.js";
 
 const tags = ["ai-analytics"];
@@ -31,5 +47,48 @@ export function aiAnalyticsRoutes(app: App, ctx: AppContext): void {
       },
     },
     (request) => usage(db, tenantOf(request).id, request.query),
+  );
+
+  app.get(
+    `${BASE}/conversations`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "List AI conversations",
+        description:
+          "Records of prompt runs that continue one another (a run's `conversationId`), newest activity first; " +
+          "`from`/`to` bound `lastMessageAt` (`to` excluded). Never their messages. " +
+          cappedTotalNote("when the page shows the end"),
+        querystring: ListConversationsQuery,
+        response: { 200: ConversationPage },
+      },
+    },
+    (request) => listConversations(db, tenantOf(request).id, request.query),
+  );
+
+  app.get(
+    `${BASE}/conversations/:id`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Get an AI conversation",
+        description:
+          "`include=messages` adds the transcript (personal data): an administrator's session only; an API key, " +
+          `whatever its scopes, is 403 \`session_required\`. A conversation keeps at most ${MAX_MESSAGES} ` +
+          `messages of at most ${MAX_MESSAGE_CHARS} characters each.`,
+        params: IdParams,
+        querystring: ConversationQuery,
+        response: { 200: ConversationDetail },
+      },
+    },
+    (request) => {
+      const id = requireUuid(request.params.id);
+      const withMessages = request.query.include === "messages";
+      if (withMessages && principalOf(request).kind !== "session") throw new AppError("session_required");
+      const keyring = withMessages ? keyringOf(ctx.config) : undefined;
+      return getConversation(db, tenantOf(request).id, id, keyring);
+    },
   );
 }

@@ -1,5 +1,7 @@
 import { type Static, Type } from "typebox";
-import { StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { IsoDateTime, StringEnum, Uuid } from "../../platform/http/schemas.js";
+import { CappedPageOf } from "../../platform/pagination/capped.js";
+import { PageQuery } from "../../platform/pagination/pagination.js";
 
 export const GROUP_BYS = ["day", "week", "month", "feature", "model", "course", "user"] as const;
 export type GroupBy = (typeof GROUP_BYS)[number];
@@ -87,3 +89,88 @@ export const UsageReport = Type.Object(
   },
 );
 export type UsageReportRecord = Static<typeof UsageReport>;
+
+/** A conversation keeps at most this many messages (a run adds two); a run beyond it is 409 `conflict`. */
+export const MAX_MESSAGES = 200;
+/** Characters of one stored message at most: the rest of a longer prompt or answer is not kept. */
+export const MAX_MESSAGE_CHARS = 20_000;
+
+export const Conversation = Type.Object(
+  {
+    id: Uuid,
+    userId: Type.Union([Uuid, Type.Null()], { description: "null: runs through an API key." }),
+    courseId: Type.Union([Uuid, Type.Null()]),
+    lessonId: Type.Union([Uuid, Type.Null()]),
+    feature: Type.String(),
+    startedAt: IsoDateTime,
+    lastMessageAt: IsoDateTime,
+    messageCount: Count,
+    credits: Count,
+    rating: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
+    flagged: Type.Boolean(),
+    topics: Type.Array(Type.String()),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: "7b0f3c1e-2d4a-4b8c-9e1f-0a1b2c3d4e5f",
+        userId: "3f1c2a4e-8b9d-4c1e-9f0a-1b2c3d4e5f60",
+        courseId: null,
+        lessonId: null,
+        feature: "tutor_chat",
+        startedAt: "2026-11-27T12:00:00.000Z",
+        lastMessageAt: "2026-11-27T12:05:00.000Z",
+        messageCount: 4,
+        credits: 2,
+        rating: null,
+        flagged: false,
+        topics: [],
+      },
+    ],
+  },
+);
+export type ConversationRecord = Static<typeof Conversation>;
+
+export const Message = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    role: StringEnum(["user", "assistant"] as const),
+    content: Type.String(),
+    createdAt: IsoDateTime,
+  },
+  { additionalProperties: false },
+);
+export type MessageRecord = Static<typeof Message>;
+
+export const ConversationDetail = Type.Object(
+  {
+    ...Conversation.properties,
+    messages: Type.Optional(
+      Type.Array(Message, { description: "With `include=messages` and an administrator's session only." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ConversationQuery = Type.Object(
+  {
+    include: Type.Optional(StringEnum(["messages"] as const)),
+  },
+  { additionalProperties: false },
+);
+
+export const ListConversationsQuery = Type.Object(
+  {
+    ...PageQuery,
+    userId: Type.Optional(Uuid),
+    courseId: Type.Optional(Uuid),
+    feature: Type.Optional(Type.String({ pattern: "^[a-z_]{1,40}$" })),
+    flagged: Type.Optional(Type.Boolean()),
+    from: Type.Optional(IsoDateTime),
+    to: Type.Optional(IsoDateTime),
+  },
+  { additionalProperties: false },
+);
+export type ListConversationsInput = Static<typeof ListConversationsQuery>;
+export const ConversationPage = CappedPageOf(Conversation);
