@@ -13,7 +13,7 @@ import { creditsOf, recordCall } from "../ai-analytics/ledger.js";
 import { MAX_MESSAGE_CHARS } from "../ai-analytics/schemas.js";
 import { type Caller, chargeOf, type Reservation, reserve, settle } from "../ai-limits/reserve.js";
 import { keyringOf } from "../automations/service.js";
-import type { PromptRecord, RunInput } from "./schemas.js";
+import type { RunInput } from "./schemas.js";
 import { renderPrompt } from "./service.js";
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
