@@ -150,7 +150,19 @@ export const ConversationDetail = Type.Object(
       Type.Array(Message, { description: "With `include=messages` and an administrator's session only." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ...((Conversation as { examples?: Record<string, unknown>[] }).examples?.[0] ?? {}),
+        messageCount: 2,
+        messages: [
+          { seq: 1, role: "user", content: "O que é um grupo?", createdAt: "2026-11-27T12:00:00.000Z" },
+          { seq: 2, role: "assistant", content: "Um grupo é…", createdAt: "2026-11-27T12:00:01.000Z" },
+        ],
+      },
+    ],
+  },
 );
 
 export const ConversationQuery = Type.Object(
