@@ -2,6 +2,7 @@ import type { AppContext } from "../platform/context.js";
 import type { App } from "../platform/http/types.js";
 import { createOutboundClient } from "../platform/outbound/client.js";
 import { aiProviderRoutes } from "./ai/provider-routes.js";
+import { aiAnalyticsRoutes } from "./ai-analytics/routes.js";
 import { aiLimitRoutes } from "./ai-limits/routes.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
 import { scopeRoutes } from "./api-keys/scope-routes.js";
@@ -86,6 +87,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   gamificationRoutes(app, ctx);
   aiProviderRoutes(app, ctx);
   aiLimitRoutes(app, ctx);
+  aiAnalyticsRoutes(app, ctx);
   promptRoutes(app, ctx, aiClient(app, ctx));
 }
 

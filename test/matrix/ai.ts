@@ -19,6 +19,22 @@ const override = async (h: Harness, t: TestTenant) => {
   return { subjectType: "user", subjectId };
 };
 
+/** A conversation as a run records it (without messages: the matrix reads its record only). */
+const conversation = async (h: Harness, t: TestTenant) => {
+  const [row] = await queryRows<{ id: string }>(
+    h.database.db,
+    sql`INSERT INTO ai_conversations (tenant_id, feature) VALUES (${t.id}, 'tutor_chat') RETURNING id`,
+  );
+  return row?.id as string;
+};
+
+async function conversationSnapshot(h: Harness, t: TestTenant, params: Params) {
+  return queryRows(
+    h.database.db,
+    sql`SELECT * FROM ai_conversations WHERE tenant_id = ${t.id} AND id = ${idOf(params)}`,
+  );
+}
+
 /** The prompt's row and versions: nothing of it may change on a refused request. */
 async function promptSnapshot(h: Harness, t: TestTenant, params: Params) {
   const id = idOf(params);
@@ -83,6 +99,12 @@ export const fixtures: Fixtures = {
     snapshot: overrideSnapshot,
   },
   "GET /api/institution/ai-limits/usage": { single: true },
+  "GET /api/institution/ai-analytics/usage": { single: true },
+  "GET /api/institution/ai-analytics/conversations": {},
+  "GET /api/institution/ai-analytics/conversations/:id": {
+    makeObject: conversation,
+    snapshot: conversationSnapshot,
+  },
   "POST /api/institution/ai-limits/usage/:userId/reset": {
     makeObject: async (h, t) => ({ userId: await student(h, t) }),
     snapshot: counterSnapshot,

@@ -8,9 +8,12 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { type AiDeps, type ChatRequest, type ChatUsage, complete, openStream } from "../ai/client.js";
 import { requireProvider } from "../ai/provider.js";
-import { recordCall } from "../ai-analytics/ledger.js";
+import { conversationFor, recordExchange } from "../ai-analytics/conversations.js";
+import { creditsOf, recordCall } from "../ai-analytics/ledger.js";
+import { MAX_MESSAGE_CHARS } from "../ai-analytics/schemas.js";
 import { type Caller, chargeOf, type Reservation, reserve, settle } from "../ai-limits/reserve.js";
-import type { PromptRecord, RunInput } from "./schemas.js";
+import { keyringOf } from "../automations/service.js";
+import type { RunInput } from "./schemas.js";
 import { renderPrompt } from "./service.js";
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
@@ -57,14 +60,24 @@ async function prepare(deps: RunDeps, tenantId: string, principal: Principal, id
   };
   const bound = inputBound(rendered) + maxOutputTokens;
   const caller = callerOf(principal);
+  const conversationId = await conversationFor(db, tenantId, caller.userId, input.conversationId);
   const reservation = await reserve(db, tenantId, caller, prompt.courseId, bound);
-  return { prompt, version, provider, request, bound, caller, reservation };
+  return { prompt, version, provider, request, rendered, bound, caller, reservation, conversationId, input };
 }
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
-/** Settles the reservation and writes the ledger; a usage the provider did not report is charged at the bound. */
-async function finish(deps: RunDeps, tenantId: string, p: Prepared, usage: ChatUsage | undefined) {
+/**
+ * Settles the reservation and writes the ledger (and, for a completed call, the conversation's two messages); a
+ * usage the provider did not report is charged at the bound.
+ */
+async function finish(
+  deps: RunDeps,
+  tenantId: string,
+  p: Prepared,
+  usage: ChatUsage | undefined,
+  answer = "",
+) {
   const tokens = usage === undefined ? 0 : usage.reported ? usage.inputTokens + usage.outputTokens : p.bound;
   const inputTokens = usage?.reported
     ? usage.inputTokens
@@ -90,19 +103,31 @@ async function finish(deps: RunDeps, tenantId: string, p: Prepared, usage: ChatU
       inputTokens,
       outputTokens,
     });
+    if (usage === undefined) return;
+    await recordExchange(tx, keyringOf(deps.ctx.config), {
+      tenantId,
+      conversationId: p.conversationId,
+      userId: p.caller.userId,
+      courseId: p.prompt.courseId,
+      lessonId: p.input.lessonId ?? null,
+      feature: p.prompt.feature,
+      credits: creditsOf({ inputTokens, outputTokens }),
+      prompt: p.rendered,
+      answer,
+    });
   });
   return { inputTokens, outputTokens };
 }
 
 const resultOf = (
-  prompt: PromptRecord,
-  version: number,
+  p: Prepared,
   model: string,
   text: string,
   u: { inputTokens: number; outputTokens: number },
 ) => ({
-  promptId: prompt.id,
-  version,
+  promptId: p.prompt.id,
+  conversationId: p.conversationId,
+  version: p.version,
   model,
   text,
   usage: { ...u, credits: Math.ceil((u.inputTokens + u.outputTokens) / 1000) },
@@ -123,8 +148,8 @@ export async function runPrompt(
     await finish(deps, tenantId, p, undefined);
     throw err;
   }
-  const usage = await finish(deps, tenantId, p, answer);
-  return resultOf(p.prompt, p.version, answer.model, answer.text, usage);
+  const usage = await finish(deps, tenantId, p, answer, answer.text);
+  return resultOf(p, answer.model, answer.text, usage);
 }
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -150,14 +175,19 @@ export async function streamPrompt(
   }
   async function* events(): AsyncGenerator<string> {
     let failed = false;
+    // What the conversation keeps of the answer: no more than a stored message holds.
+    let answer = "";
     try {
-      for await (const text of opened.deltas) yield sse("delta", { text });
+      for await (const text of opened.deltas) {
+        if (answer.length < MAX_MESSAGE_CHARS) answer += text;
+        yield sse("delta", { text });
+      }
     } catch {
       failed = true;
     }
-    const usage = await finish(deps, tenantId, p, failed ? undefined : opened.usage());
+    const usage = await finish(deps, tenantId, p, failed ? undefined : opened.usage(), answer);
     if (failed) yield sse("error", { error: "ai_provider_error" });
-    else yield sse("done", resultOf(p.prompt, p.version, opened.usage().model, "", usage));
+    else yield sse("done", resultOf(p, opened.usage().model, "", usage));
   }
   return events();
 }

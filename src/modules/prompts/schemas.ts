@@ -207,6 +207,20 @@ export const RunBody = Type.Object(
     stream: Type.Optional(
       Type.Boolean({ description: "Answer `text/event-stream`: `delta` events, then one `done` event." }),
     ),
+    conversationId: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description:
+          "Continue this conversation of the caller's (404 otherwise; 409 when it holds its most messages); " +
+          "without it a run starts one. The result names it.",
+      }),
+    ),
+    lessonId: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description: "The lesson a new conversation is about (analytics only).",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -217,6 +231,7 @@ export type RunInput = Static<typeof RunBody>;
 export const RunResult = Type.Object(
   {
     promptId: Uuid,
+    conversationId: Uuid,
     version: Type.Integer(),
     model: Type.String(),
     text: Type.String(),
@@ -231,6 +246,7 @@ export const RunResult = Type.Object(
     examples: [
       {
         promptId: "3f1c2a4e-8b9d-4c1e-9f0a-1b2c3d4e5f60",
+        conversationId: "7b0f3c1e-2d4a-4b8c-9e1f-0a1b2c3d4e5f",
         version: 1,
         model: "gpt-4o-mini",
         text: "Um grupo é…",

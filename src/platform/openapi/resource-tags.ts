@@ -82,6 +82,10 @@ export const RESOURCE_TAG_LIST = [
     name: "ai-limits",
     description: "AI credit limits per institution, role, course, class group and user, and usage.",
   },
+  {
+    name: "ai-analytics",
+    description: "AI usage from daily rollups, and conversation records whose transcripts only admins read.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
   { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },
