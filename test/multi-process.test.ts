@@ -17,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPlanConfig } from "../src/config/plans.js";
 import { openDatabase } from "../src/db/open-database.js";
 import { createApiKey } from "../src/modules/api-keys/service.js";
+import { promptBody, VALUES } from "../src/modules/prompts/test-fixtures.js";
 import { createTenant } from "../src/modules/tenants/service.js";
+import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../src/test-support/fake-openai.js";
 import { createScratchDatabase, type ScratchDatabase } from "../src/test-support/own-database.js";
 import { type Build, buildService } from "./support-multiprocess/build.js";
 import { compare, readTable } from "./support-multiprocess/checks.js";
@@ -50,6 +52,7 @@ let build: Build | undefined;
 let scratch: ScratchDatabase | undefined;
 let pool: pg.Pool | undefined;
 let receiver: Receiver | undefined;
+let fakeAi: FakeOpenAi | undefined;
 const children: Child[] = [];
 let childEnv: Record<string, string>;
 let apiPorts: number[] = [];
@@ -77,7 +80,7 @@ function assertRunning(except?: Child): void {
   }
 }
 
-async function api(port: number, method: "GET" | "POST", path: string, body?: unknown) {
+async function api(port: number, method: "GET" | "POST" | "PUT", path: string, body?: unknown) {
   const res = await request(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: {
@@ -146,7 +149,7 @@ describe.skipIf(SERVER_URL === undefined)(
         key = (
           await createApiKey(database.db, tenant.id, made.adminUserId, {
             name: "multi-process",
-            scopes: ["users:write", "automations:write"],
+            scopes: ["users:write", "automations:write", "ai:read", "ai:write"],
             rateTier: "custom",
             customLimits: { perHour: 1_000_000_000, perMinute: 1_000_000_000 },
           })
@@ -157,6 +160,7 @@ describe.skipIf(SERVER_URL === undefined)(
       lap("seed");
       pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
       receiver = await startReceiver();
+      fakeAi = await startFakeOpenAi();
 
       childEnv = {
         NODE_ENV: "production",
@@ -175,6 +179,10 @@ describe.skipIf(SERVER_URL === undefined)(
         WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
         // A failed attempt (none is expected) is retried within seconds, not minutes.
         WEBHOOK_RETRY_SCHEDULE: "1,1,1,1,1",
+        // The platform's own AI provider: the stand-in, which the outbound policy reaches on 127.0.0.2.
+        AI_BASE_URL: fakeAi.baseUrl,
+        AI_API_KEY: FAKE_KEY,
+        AI_MODEL: FAKE_MODEL,
       };
       apiPorts = [await freePort(), await freePort()];
       apiPorts.forEach((port, i) => {
@@ -190,10 +198,53 @@ describe.skipIf(SERVER_URL === undefined)(
     afterAll(async () => {
       await Promise.allSettled(children.map((c) => stopChild(c)));
       await receiver?.close();
+      await fakeAi?.close();
       await pool?.end();
       await scratch?.drop();
       await build?.remove();
     }, 60_000);
+
+    it("spends at most the institution's AI limit, exactly, under 50 calls through both API processes", async () => {
+      const ports = apiPorts as [number, number];
+      const prompt = await api(
+        ports[0],
+        "POST",
+        "/api/institution/prompts",
+        promptBody({ status: "active" }),
+      );
+      expect(prompt.status, prompt.text).toBe(201);
+      const promptId = prompt.json().id as string;
+      const LIMIT = 7;
+      const policy = await api(ports[1], "PUT", "/api/institution/ai-limits", {
+        enabled: true,
+        unit: "requests",
+        period: "day",
+        perUserLimit: null,
+        institutionLimit: LIMIT,
+      });
+      expect(policy.status, policy.text).toBe(200);
+      // 25 at once into each process: each reserves in its own transactions on the shared database.
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          api(ports[i % 2] as number, "POST", `/api/institution/prompts/${promptId}/run`, VALUES),
+        ),
+      );
+      const codes = answers.map((r) => r.status);
+      expect(
+        codes.filter((c) => c !== 200 && c !== 429),
+        answers.map((r) => r.text).join("\n"),
+      ).toEqual([]);
+      expect(codes.filter((c) => c === 200)).toHaveLength(LIMIT);
+      const db = pool as pg.Pool;
+      const ledger = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM ai_ledger WHERE tenant_id = $1 AND outcome = 'completed'",
+        [tenant.id],
+      );
+      expect(ledger.rows[0]?.n).toBe(LIMIT);
+      expect((fakeAi as FakeOpenAi).received.filter((r) => r.url.endsWith("/chat/completions"))).toHaveLength(
+        LIMIT,
+      );
+    }, 120_000);
 
     it("delivers 10,000 events once each across a worker's SIGKILL; repeats are its sends in flight", async () => {
       const rx = receiver as Receiver;
