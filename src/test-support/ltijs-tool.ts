@@ -74,12 +74,20 @@ export async function startLtijsTool(deepLinkItems: ContentItems): Promise<Ltijs
   const db = await toolDatabase();
   const lti = Provider;
   const launches: IdToken[] = [];
-  let origin = "";
+  // Listening first: the dynamic registration's settings name the tool's own origin.
+  const server = createServer((req, res) => lti.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   lti.setup(
     "ltijs-test-encryption-key",
     { plugin: db.plugin },
-    // The browser here is the test's own: plain http, no cross-site frame, so Lax cookies are sent back.
-    { cookies: { secure: false, sameSite: "Lax" }, devMode: false, tokenMaxAge: 60 },
+    {
+      // The browser here is the test's own: plain http, no cross-site frame, so Lax cookies are sent back.
+      cookies: { secure: false, sameSite: "Lax" },
+      devMode: false,
+      tokenMaxAge: 60,
+      dynReg: { url: origin, name: "ltijs tool", autoActivate: true, customParameters: { via: "dynamic" } },
+    },
   );
   lti.onConnect((token, _req, res) => {
     launches.push(token);
@@ -93,10 +101,6 @@ export async function startLtijsTool(deepLinkItems: ContentItems): Promise<Ltijs
     return res.send(form);
   });
   await lti.deploy({ serverless: true, silent: true });
-  const server = createServer(lti.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
   return {
     lti,
     origin,

@@ -226,4 +226,51 @@ describe("the LTI round trip with ltijs", () => {
     await expect(tool.lti.Grade.submitScore(token, item.id, { scoreGiven: 1 })).rejects.toThrow(/401/);
     expect(await h.database.db.select().from(grades).where(eq(grades.userId, student.id))).toHaveLength(1);
   });
+
+  it("registers itself by 1EdTech Dynamic Registration, once, and is launched with what it registered", async () => {
+    const admin = new TestBrowser();
+    const login = await admin.request(`${aula}/api/auth/login`, {
+      json: { email: a.adminEmail, password: a.password },
+    });
+    expect(login.status).toBe(200);
+    const started = await admin.request(`${aula}/api/institution/lti-tools/dynamic-registrations`, {
+      json: { registrationUrl: `${tool.origin}/register` },
+    });
+    expect(started.status).toBe(201);
+    const { redirectUrl } = (await started.json()) as { redirectUrl: string };
+    // The administrator's browser opens the tool's page: ltijs reads our configuration and registers.
+    const page = await admin.open(redirectUrl);
+    expect(page.res.status).toBe(200);
+    expect(await page.res.text()).toContain("org.imsglobal.lti.close");
+    const list = await call("GET", "/api/institution/lti-tools");
+    const dynamic = (list.json().data as { id: string; registrationMethod: string }[]).filter(
+      (t) => t.registrationMethod === "dynamic",
+    );
+    expect(dynamic).toHaveLength(1);
+    const registered = await call("GET", `/api/institution/lti-tools/${dynamic[0]?.id}`);
+    expect(registered.json()).toMatchObject({
+      name: "ltijs tool",
+      oidcInitiationUrl: `${tool.origin}/login`,
+      jwksUrl: `${tool.origin}/keys`,
+      redirectUris: [tool.origin],
+      scopes: [...LTI_SCOPES],
+      placements: ["deep_linking"],
+      customParameters: { via: "dynamic" },
+      privacyLevel: "anonymous",
+      status: "active",
+    });
+    // The token is spent: the same registration again is refused, and no second tool appears.
+    expect((await admin.open(redirectUrl)).res.status).toBe(500);
+    const again = await call("GET", "/api/institution/lti-tools");
+    expect(
+      again.json().data.filter((t: { registrationMethod: string }) => t.registrationMethod === "dynamic"),
+    ).toHaveLength(1);
+    // ltijs registered us as a platform on its side: a student's launch through the new tool is accepted.
+    toolId = dynamic[0]?.id ?? "";
+    const authorizePage = await launch(student, { courseId });
+    const opened = await student.browser.submit(authorizePage);
+    expect(opened.res.status).toBe(200);
+    expect(tool.launches.at(-1)?.clientId).toBe(registered.json().clientId);
+    expect(tool.launches.at(-1)?.platformContext.custom).toEqual({ via: "dynamic" });
+  });
 });
