@@ -16,7 +16,16 @@ export const RegistrationStart = Type.Object(
     }),
     expiresAt: Type.String({ format: "date-time" }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        redirectUrl:
+          "https://tool.example.com/lti/register?openid_configuration=https%3A%2F%2Fescola.aula.app%2Fapi%2Finstitution%2Flti%2Fopenid-configuration&registration_token=eyJhbGciOiJSUzI1NiJ9.e30.c2ln",
+        expiresAt: "2026-03-01T13:00:00.000Z",
+      },
+    ],
+  },
 );
 
 const ToolConfiguration = Type.Object(
@@ -100,7 +109,30 @@ export const RegistrationResponse = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        client_id: "b3JkZXItb2YtdGhlLXBob2VuaXgtMTIz",
+        application_type: "web",
+        response_types: ["id_token"],
+        grant_types: ["implicit", "client_credentials"],
+        initiate_login_uri: "https://tool.example.com/lti/login",
+        redirect_uris: ["https://tool.example.com/lti/launch"],
+        client_name: "Laboratório virtual",
+        jwks_uri: "https://tool.example.com/lti/keys",
+        token_endpoint_auth_method: "private_key_jwt",
+        scope: "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+        [TOOL_CONFIG]: {
+          domain: "tool.example.com",
+          target_link_uri: "https://tool.example.com/lti/launch",
+          custom_parameters: {},
+          messages: [{ type: "LtiResourceLinkRequest" }],
+          deployment_id: "8d0e6f0c-1f4e-4a51-9a3e-2b7c1d9e0f11",
+        },
+      },
+    ],
+  },
 );
 
 export const OpenIdConfiguration = Type.Object(
@@ -127,5 +159,29 @@ export const OpenIdConfiguration = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        issuer: "https://escola.aula.app",
+        authorization_endpoint: "https://escola.aula.app/api/institution/lti/authorize",
+        token_endpoint: "https://escola.aula.app/api/institution/lti/token",
+        jwks_uri: "https://escola.aula.app/api/institution/lti/jwks",
+        registration_endpoint: "https://escola.aula.app/api/institution/lti/registrations",
+        token_endpoint_auth_methods_supported: ["private_key_jwt"],
+        token_endpoint_auth_signing_alg_values_supported: ["RS256", "ES256"],
+        scopes_supported: ["openid", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
+        response_types_supported: ["id_token"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        claims_supported: ["sub", "iss", "name", "email"],
+        "https://purl.imsglobal.org/spec/lti-platform-configuration": {
+          product_family_code: "aula",
+          version: "1.0",
+          messages_supported: [{ type: "LtiResourceLinkRequest" }],
+          variables: ["$User.id"],
+        },
+      },
+    ],
+  },
 );
