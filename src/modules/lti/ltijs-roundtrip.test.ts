@@ -184,6 +184,9 @@ describe("the LTI round trip with ltijs", () => {
     const first = await tool.lti.NamesAndRoles.getMembers(token, { limit: 1, pages: 1 });
     expect(first.members).toHaveLength(1);
     expect(first.next).toContain("/memberships?");
+    // Filtered by role, as the tool asks for it.
+    const learners = await tool.lti.NamesAndRoles.getMembers(token, { role: LEARNER, pages: false });
+    expect(learners.members.map((m) => m.user_id)).toEqual([student.id]);
   });
 
   it("posts a score through ltijs's grade service: a grade in the gradebook, and grade_posted", async () => {
@@ -216,6 +219,18 @@ describe("the LTI round trip with ltijs", () => {
       .where(and(eq(platformEvents.tenantId, a.id), eq(platformEvents.type, "grade_posted")));
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events[0]?.data)).toContain(student.id);
+    // The result service gives the grade back to the tool.
+    const results = (await tool.lti.Grade.getScores(token, item.id)) as { scores: Record<string, unknown>[] };
+    expect(results.scores).toEqual([
+      {
+        id: `${item.id}/results/${student.id}`,
+        scoreOf: item.id,
+        userId: student.id,
+        resultScore: 8,
+        resultMaximum: 10,
+        comment: "Bom trabalho",
+      },
+    ]);
     const book = await call("GET", `/api/institution/courses/${courseId}/gradebook`);
     expect(book.statusCode).toBe(200);
     expect(JSON.stringify(book.json())).toContain(grade?.gradeItemId ?? "missing");

@@ -314,4 +314,32 @@ describe("LTI Assignment and Grade Services and Names and Roles", () => {
     await call("PATCH", `/api/institution/lti-tools/${registered.id}`, { status: "active" });
     expect((await service("GET", rosterUrl, nrpsOnly)).statusCode).toBe(200);
   });
+
+  it("filters the roster by role, and reads results only with the scope, in the tool's own course", async () => {
+    const access = (await token(LTI_SCOPES[4])).json().access_token as string;
+    const rosterUrl = `${SVC}/courses/${courseId}/memberships`;
+    const ids = async (role: string) =>
+      (await service("GET", `${rosterUrl}?role=${encodeURIComponent(role)}`, access))
+        .json()
+        .members.map((m: { user_id: string }) => m.user_id);
+    expect(await ids("Learner")).toEqual([student.id]);
+    expect(await ids("http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor")).toEqual([teacher.id]);
+    expect(await ids("ContentDeveloper")).toEqual([]);
+    const all = (await token()).json().access_token as string;
+    const base = `${SVC}/courses/${courseId}/line-items`;
+    const item = await service("POST", base, all, { label: "Resultados", scoreMaximum: 20 });
+    const results = `${new URL(item.json().id).pathname}/results`;
+    expect((await service("GET", results, all)).json()).toEqual([]);
+    expect((await service("GET", `${results}?user_id=x`, all)).statusCode).toBe(400);
+    // Under-scoped, another institution's host, or another course: refused or not found.
+    expect((await service("GET", results, access)).statusCode).toBe(403);
+    const foreign = await h.inject({
+      method: "GET",
+      url: results,
+      headers: { host: b.host, authorization: `Bearer ${all}` },
+    });
+    expect(foreign.statusCode).toBe(401);
+    const elsewhere = results.replace(courseId, randomUUID());
+    expect((await service("GET", elsewhere, all)).statusCode).toBe(404);
+  });
 });
