@@ -231,6 +231,11 @@ describe("the LTI round trip with ltijs", () => {
         comment: "Bom trabalho",
       },
     ]);
+    // A line item the tool deletes takes its grade item with it.
+    const extra = await tool.lti.Grade.createLineItem(token, { label: "Rascunho", scoreMaximum: 5 });
+    await tool.lti.Grade.deleteLineItemById(token, extra.id);
+    const left = await tool.lti.Grade.getLineItems(token);
+    expect(left.lineItems.map((i) => i.id)).toEqual([item.id]);
     const book = await call("GET", `/api/institution/courses/${courseId}/gradebook`);
     expect(book.statusCode).toBe(200);
     expect(JSON.stringify(book.json())).toContain(grade?.gradeItemId ?? "missing");

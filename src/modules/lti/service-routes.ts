@@ -7,6 +7,7 @@ import type { App } from "../../platform/http/types.js";
 import { createOutboundClient } from "../../platform/outbound/client.js";
 import { createLineItem, getLineItem, listLineItems, postScore, requireCourse } from "./ags.js";
 import { listResults } from "./ags-results.js";
+import { agsItemRoutes } from "./ags-routes.js";
 import { acceptDeepLink, donePage } from "./deep-links.js";
 import { MAX_MEMBERS_PAGE, roster } from "./nrps.js";
 import { LTI_SCOPES } from "./schemas.js";
@@ -175,6 +176,8 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
         return item;
       },
     );
+
+    agsItemRoutes(scope, deps, toolFor);
 
     scope.post(
       `${LTI_PATH}/courses/:courseId/line-items/:lineItemId/scores`,

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { enrollments, grades, lessons, ltiLinks, platformEvents, users } from "../../db/schema/index.js";
+import {
+  enrollments,
+  gradeItems,
+  grades,
+  lessons,
+  ltiLinks,
+  platformEvents,
+  users,
+} from "../../db/schema/index.js";
 import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, type SignedInUser, signedInUser } from "../../test-support/harness.js";
@@ -68,7 +76,7 @@ async function token(scope = LTI_SCOPES.join(" "), jwt?: string) {
 }
 
 const service = (
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PUT" | "DELETE",
   url: string,
   accessToken: string,
   payload?: unknown,
@@ -341,5 +349,26 @@ describe("LTI Assignment and Grade Services and Names and Roles", () => {
     expect(foreign.statusCode).toBe(401);
     const elsewhere = results.replace(courseId, randomUUID());
     expect((await service("GET", elsewhere, all)).statusCode).toBe(404);
+    // Replaced (PUT): its grade item follows; then deleted with it.
+    const itemPath = new URL(item.json().id).pathname;
+    const put = await service("PUT", itemPath, all, { label: "Resultados 2", scoreMaximum: 25, tag: "t" });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({ id: item.json().id, label: "Resultados 2", scoreMaximum: 25, tag: "t" });
+    expect((await service("PUT", itemPath, all, { label: "", scoreMaximum: 25 })).statusCode).toBe(400);
+    const foreignPut = await h.inject({
+      method: "PUT",
+      url: itemPath,
+      headers: { host: b.host, authorization: `Bearer ${all}`, "content-type": "application/json" },
+      payload: { label: "x", scoreMaximum: 1 },
+    });
+    expect(foreignPut.statusCode).toBe(401);
+    expect((await service("DELETE", itemPath, access)).statusCode).toBe(403);
+    expect((await service("DELETE", itemPath, all)).statusCode).toBe(204);
+    expect((await service("GET", itemPath, all)).statusCode).toBe(404);
+    const gradeItem = await h.database.db
+      .select()
+      .from(gradeItems)
+      .where(eq(gradeItems.title, "Resultados 2"));
+    expect(gradeItem).toEqual([]);
   });
 });
