@@ -16,7 +16,7 @@ import { type SocketServer, serveSocket } from "./pglite-socket.js";
 import * as schema from "./schema/index.js";
 
 /** A PGlite with the extensions the migrations need, in `dir` (none: in memory), or a copy of `image`. */
-async function createPglite(dir: string | undefined, image?: Blob): Promise<PGlite> {
+export async function createPglite(dir: string | undefined, image?: Blob): Promise<PGlite> {
   const client = await PGlite.create(dir, {
     extensions: { unaccent, pg_trgm, btree_gin, btree_gist },
     ...(image === undefined ? {} : { loadDataDir: image }),

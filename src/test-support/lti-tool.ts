@@ -1,7 +1,7 @@
 /**
  * A hand-written LTI 1.3 tool for the module's tests, on `jose`: it completes the OIDC login initiation the way
  * a tool does (its own state and nonce), reads the form-posted id_token out of the platform's page, and verifies
- * it against the platform's published JWKS. A round trip against a real tool library (ltijs) is not written yet.
+ * it against the platform's published JWKS. The round trip against a real tool library is ltijs-tool.ts.
  */
 import { randomBytes } from "node:crypto";
 import {

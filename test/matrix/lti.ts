@@ -45,6 +45,7 @@ export const fixtures: Fixtures = {
   // One record (the platform's URLs on the request's host), no tenant data: its own tests cover it.
   [`GET ${BASE}/platform-config`]: { single: true },
   [`POST ${BASE}/platform-keys/rotations`]: {},
+  [`POST ${BASE}/dynamic-registrations`]: { body: { registrationUrl: "https://tool.example.com/register" } },
   [`GET ${BASE}/:toolId`]: toolObject,
   [`PATCH ${BASE}/:toolId`]: { ...toolObject, body: { name: "Renamed" } },
   [`DELETE ${BASE}/:toolId`]: toolObject,

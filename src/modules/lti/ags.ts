@@ -38,7 +38,7 @@ export interface ScoreInput {
 
 const short = (v: unknown, max = 255) => (typeof v === "string" && v.length <= max ? v : undefined);
 
-function lineItemUrl(deps: LtiDeps, courseId: string, id: string) {
+export function lineItemUrl(deps: LtiDeps, courseId: string, id: string) {
   return `${deps.origin}${LTI_PATH}/courses/${courseId}/line-items/${id}`;
 }
 
@@ -49,9 +49,11 @@ const columns = {
   tag: ltiLineItems.tag,
   label: gradeItems.title,
   scoreMaximum: gradeItems.maxPoints,
+  gradeItemId: ltiLineItems.gradeItemId,
 };
 type LineItemRow = {
   id: string;
+  gradeItemId: string;
   resourceLinkId: string | null;
   resourceId: string | null;
   tag: string | null;
@@ -120,7 +122,13 @@ export async function listLineItems(
   };
 }
 
-async function findLineItem(deps: LtiDeps, tenantId: string, tool: ToolRow, courseId: string, id: string) {
+export async function findLineItem(
+  deps: LtiDeps,
+  tenantId: string,
+  tool: ToolRow,
+  courseId: string,
+  id: string,
+) {
   if (!isUuid(id)) throw notFound();
   const [row] = await lineItemsOf(deps).where(
     and(...inCourse(tenantId, tool, courseId), eq(ltiLineItems.id, id.toLowerCase())),

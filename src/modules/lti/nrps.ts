@@ -3,7 +3,7 @@
  * `Link: <…>; rel="next"` while more remain), in enrollment order. Personal fields follow the tool's privacy
  * level, as in a launch.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { courses, enrollments, users } from "../../db/schema/index.js";
 import { rolesOf } from "./claims.js";
 import type { PrivacyLevel } from "./schemas.js";
@@ -11,6 +11,20 @@ import type { ToolRow } from "./tool-repo.js";
 import { LTI_PATH, type LtiDeps } from "./tools.js";
 
 export const MAX_MEMBERS_PAGE = 100;
+
+const MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership#";
+/** NRPS `role` (a full LIS role URI, or its short name) → the enrollment roles it names. */
+const ENROLLMENT_ROLES: Record<string, string[]> = {
+  Learner: ["student"],
+  Instructor: ["teacher", "assistant"],
+  Mentor: ["observer"],
+};
+
+/** The enrollment roles a `role` filter asks for: none for a role no enrollment has. */
+export function enrollmentRolesOf(role: string): string[] {
+  const name = role.startsWith(MEMBERSHIP) ? role.slice(MEMBERSHIP.length) : role;
+  return ENROLLMENT_ROLES[name] ?? [];
+}
 
 const COURSE_ROLE: Record<string, "teacher" | "student" | "observer"> = {
   student: "student",
@@ -24,7 +38,7 @@ export async function roster(
   tenantId: string,
   tool: ToolRow,
   courseId: string,
-  page: { limit: number; page: number },
+  page: { limit: number; page: number; role?: string },
 ) {
   const db = deps.ctx.database.db;
   const [course] = await db
@@ -46,6 +60,7 @@ export async function roster(
         eq(enrollments.tenantId, tenantId),
         eq(enrollments.courseId, courseId),
         sql`${enrollments.status} IN ('active', 'completed')`,
+        page.role === undefined ? undefined : inArray(enrollments.role, enrollmentRolesOf(page.role)),
       ),
     )
     .orderBy(asc(enrollments.enrolledAt), asc(enrollments.id))
@@ -66,10 +81,12 @@ export async function roster(
     ...(level === "email_only" || level === "public" ? { email: r.email } : {}),
   }));
   const url = `${deps.origin}${LTI_PATH}/courses/${courseId}/memberships`;
-  const next = rows.length > page.limit ? `${url}?limit=${page.limit}&page=${page.page + 1}` : undefined;
+  const role = page.role === undefined ? "" : `&role=${encodeURIComponent(page.role)}`;
+  const next =
+    rows.length > page.limit ? `${url}?limit=${page.limit}&page=${page.page + 1}${role}` : undefined;
   return {
     body: {
-      id: `${url}?limit=${page.limit}&page=${page.page}`,
+      id: `${url}?limit=${page.limit}&page=${page.page}${role}`,
       context: { id: courseId, label: (course?.title ?? "").slice(0, 60), title: course?.title ?? "" },
       members,
     },

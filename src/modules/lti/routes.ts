@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { publicOrigin } from "../../platform/http/host.js";
 import { requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { dynamicRoutes } from "./dynamic-routes.js";
 import { currentKey, publishedKeys, rotateKey } from "./keys.js";
 import { launchRoutes } from "./launch-routes.js";
 import {
@@ -176,5 +177,6 @@ export async function ltiRoutes(app: App, ctx: AppContext): Promise<void> {
   );
 
   launchRoutes(app, ctx);
+  dynamicRoutes(app, ctx);
   await serviceRoutes(app, ctx);
 }

@@ -6,6 +6,8 @@ import { boundedJsonParser } from "../../platform/http/json-body.js";
 import type { App } from "../../platform/http/types.js";
 import { createOutboundClient } from "../../platform/outbound/client.js";
 import { createLineItem, getLineItem, listLineItems, postScore, requireCourse } from "./ags.js";
+import { listResults } from "./ags-results.js";
+import { agsItemRoutes } from "./ags-routes.js";
 import { acceptDeepLink, donePage } from "./deep-links.js";
 import { MAX_MEMBERS_PAGE, roster } from "./nrps.js";
 import { LTI_SCOPES } from "./schemas.js";
@@ -28,7 +30,7 @@ const FORM = "application/x-www-form-urlencoded";
 const LINE_ITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json";
 const SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
 const FORM_LIMIT = 64 * 1024;
-const [LINEITEM, LINEITEM_READ, , SCORE, MEMBERSHIPS] = LTI_SCOPES;
+const [LINEITEM, LINEITEM_READ, RESULT_READ, SCORE, MEMBERSHIPS] = LTI_SCOPES;
 /** Service routes answer to the tool's access token, not to our keys or sessions; they close with the tenant. */
 const config = { access: { kind: "tenant" }, closedWhileInactive: true, errors: [401, 403] } as const;
 
@@ -175,6 +177,8 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     );
 
+    agsItemRoutes(scope, deps, toolFor);
+
     scope.post(
       `${LTI_PATH}/courses/:courseId/line-items/:lineItemId/scores`,
       {
@@ -202,6 +206,40 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
     );
 
     scope.get(
+      `${LTI_PATH}/courses/:courseId/line-items/:lineItemId/results`,
+      {
+        config,
+        schema: {
+          tags,
+          summary: "AGS: the line item's results",
+          description:
+            "The current grades of the line item's grade item (a teacher's override included), a page at a " +
+            'time (`Link: rel="next"`); `user_id` narrows to one user.',
+          params: LineItemParams,
+          querystring: Type.Object({ ...Paging, user_id: Str(64) }, { additionalProperties: false }),
+        },
+      },
+      async (request, reply) => {
+        const tool = await toolFor(request, [RESULT_READ]);
+        const courseId = await requireCourse(deps(request), tenantOf(request).id, request.params.courseId);
+        const { limit, page = 1, user_id } = request.query;
+        const query = { limit: perPage(limit), page, ...(user_id === undefined ? {} : { user_id }) };
+        const params = request.params;
+        const result = await listResults(
+          deps(request),
+          tenantOf(request).id,
+          tool,
+          courseId,
+          params.lineItemId,
+          query,
+        );
+        reply.header("content-type", "application/vnd.ims.lis.v2.resultcontainer+json");
+        if (result.next !== undefined) reply.header("link", `<${result.next}>; rel="next"`);
+        return result.results;
+      },
+    );
+
+    scope.get(
       `${LTI_PATH}/courses/:courseId/memberships`,
       {
         config,
@@ -210,13 +248,29 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
           summary: "NRPS: the course roster",
           description: `Pages of at most ${MAX_MEMBERS_PAGE} members; \`Link: rel="next"\` names the next page.`,
           params: CourseParams,
-          querystring: Type.Object({ ...Paging }, { additionalProperties: false }),
+          querystring: Type.Object(
+            {
+              ...Paging,
+              role: Type.Optional(
+                Type.String({
+                  maxLength: 255,
+                  description: "A LIS membership role (`Learner`, `Instructor`, `Mentor`, or its full URI).",
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
         },
       },
       async (request, reply) => {
         const tool = await toolFor(request, [MEMBERSHIPS]);
         const courseId = await requireCourse(deps(request), tenantOf(request).id, request.params.courseId);
-        const page = { limit: perPage(request.query.limit), page: request.query.page ?? 1 };
+        const { role } = request.query;
+        const page = {
+          limit: perPage(request.query.limit),
+          page: request.query.page ?? 1,
+          ...(role === undefined ? {} : { role }),
+        };
         const result = await roster(deps(request), tenantOf(request).id, tool, courseId, page);
         reply.header("content-type", "application/vnd.ims.lti-nrps.v2.membershipcontainer+json");
         if (result.next !== undefined) reply.header("link", `<${result.next}>; rel="next"`);

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { enrollments, grades, lessons, ltiLinks, platformEvents, users } from "../../db/schema/index.js";
+import {
+  enrollments,
+  gradeItems,
+  grades,
+  lessons,
+  ltiLinks,
+  platformEvents,
+  users,
+} from "../../db/schema/index.js";
 import { callerFor, useApi, WHOLE_PATHS } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, type SignedInUser, signedInUser } from "../../test-support/harness.js";
@@ -68,7 +76,7 @@ async function token(scope = LTI_SCOPES.join(" "), jwt?: string) {
 }
 
 const service = (
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PUT" | "DELETE",
   url: string,
   accessToken: string,
   payload?: unknown,
@@ -313,5 +321,54 @@ describe("LTI Assignment and Grade Services and Names and Roles", () => {
     expect((await service("GET", rosterUrl, nrpsOnly)).statusCode).toBe(401);
     await call("PATCH", `/api/institution/lti-tools/${registered.id}`, { status: "active" });
     expect((await service("GET", rosterUrl, nrpsOnly)).statusCode).toBe(200);
+  });
+
+  it("filters the roster by role, and reads results only with the scope, in the tool's own course", async () => {
+    const access = (await token(LTI_SCOPES[4])).json().access_token as string;
+    const rosterUrl = `${SVC}/courses/${courseId}/memberships`;
+    const ids = async (role: string) =>
+      (await service("GET", `${rosterUrl}?role=${encodeURIComponent(role)}`, access))
+        .json()
+        .members.map((m: { user_id: string }) => m.user_id);
+    expect(await ids("Learner")).toEqual([student.id]);
+    expect(await ids("http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor")).toEqual([teacher.id]);
+    expect(await ids("ContentDeveloper")).toEqual([]);
+    const all = (await token()).json().access_token as string;
+    const base = `${SVC}/courses/${courseId}/line-items`;
+    const item = await service("POST", base, all, { label: "Resultados", scoreMaximum: 20 });
+    const results = `${new URL(item.json().id).pathname}/results`;
+    expect((await service("GET", results, all)).json()).toEqual([]);
+    expect((await service("GET", `${results}?user_id=x`, all)).statusCode).toBe(400);
+    // Under-scoped, another institution's host, or another course: refused or not found.
+    expect((await service("GET", results, access)).statusCode).toBe(403);
+    const foreign = await h.inject({
+      method: "GET",
+      url: results,
+      headers: { host: b.host, authorization: `Bearer ${all}` },
+    });
+    expect(foreign.statusCode).toBe(401);
+    const elsewhere = results.replace(courseId, randomUUID());
+    expect((await service("GET", elsewhere, all)).statusCode).toBe(404);
+    // Replaced (PUT): its grade item follows; then deleted with it.
+    const itemPath = new URL(item.json().id).pathname;
+    const put = await service("PUT", itemPath, all, { label: "Resultados 2", scoreMaximum: 25, tag: "t" });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({ id: item.json().id, label: "Resultados 2", scoreMaximum: 25, tag: "t" });
+    expect((await service("PUT", itemPath, all, { label: "", scoreMaximum: 25 })).statusCode).toBe(400);
+    const foreignPut = await h.inject({
+      method: "PUT",
+      url: itemPath,
+      headers: { host: b.host, authorization: `Bearer ${all}`, "content-type": "application/json" },
+      payload: { label: "x", scoreMaximum: 1 },
+    });
+    expect(foreignPut.statusCode).toBe(401);
+    expect((await service("DELETE", itemPath, access)).statusCode).toBe(403);
+    expect((await service("DELETE", itemPath, all)).statusCode).toBe(204);
+    expect((await service("GET", itemPath, all)).statusCode).toBe(404);
+    const gradeItem = await h.database.db
+      .select()
+      .from(gradeItems)
+      .where(eq(gradeItems.title, "Resultados 2"));
+    expect(gradeItem).toEqual([]);
   });
 });

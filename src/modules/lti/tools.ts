@@ -151,9 +151,12 @@ export async function createTool(
   tenantId: string,
   input: CreateLtiToolInput,
   registrationMethod: "manual" | "dynamic" = "manual",
+  /** A dynamic registration's tool id comes from its registration token (dynamic-registration.ts). */
+  id?: string,
 ): Promise<LtiToolRecord> {
   await validate(deps, input, { jwksUrl: input.jwksUrl, publicJwk: input.publicJwk });
   const row = await repo.insertTool(deps.ctx.database.db, {
+    ...(id === undefined ? {} : { id }),
     tenantId,
     name: input.name.trim(),
     description: input.description ?? null,
