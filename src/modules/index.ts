@@ -34,6 +34,7 @@ import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { promptRoutes } from "./prompts/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { ragRoutes } from "./rag/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { rubricRoutes } from "./rubrics/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
@@ -87,6 +88,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   aiProviderRoutes(app, ctx);
   aiLimitRoutes(app, ctx);
   promptRoutes(app, ctx, aiClient(app, ctx));
+  ragRoutes(app, ctx);
 }
 
 /** The outbound client AI calls go through (SSRF-checked at connect), one per app, closed with it. */
