@@ -49,7 +49,8 @@ CREATE TABLE "knowledge_bases" (
 --> statement-breakpoint
 CREATE INDEX "knowledge_bases_tenant_created_idx" ON "knowledge_bases" USING btree ("tenant_id", "created_at", "id");
 --> statement-breakpoint
-CREATE INDEX "knowledge_bases_course_idx" ON "knowledge_bases" USING btree ("tenant_id", "course_id") WHERE "course_id" IS NOT NULL;
+CREATE INDEX "knowledge_bases_course_created_idx" ON "knowledge_bases" USING btree ("tenant_id", "course_id", "created_at", "id")
+  WHERE "course_id" IS NOT NULL;
 --> statement-breakpoint
 CREATE TRIGGER knowledge_bases_count_insert AFTER INSERT ON knowledge_bases REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION aula_count_rows('knowledge_bases');

@@ -1,8 +1,8 @@
 import type { Executor } from "../../db/client.js";
-import type { Principal } from "../../platform/auth/types.js";
 import { AppError, type DetailKey, notFound } from "../../platform/errors/app-error.js";
 import { cappedPageEnvelope, exactTotal } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
+import type { Actor } from "../events/actor.js";
 import { enqueueJob } from "../jobs/service.js";
 import * as docs from "./documents-repo.js";
 import { sha256 } from "./hash.js";
@@ -55,7 +55,7 @@ export async function addDocuments(
   tenantId: string,
   kbId: string,
   body: AddDocumentsInput,
-  principal: Principal,
+  actor: Actor,
 ) {
   const many = "documents" in body;
   const inputs = many ? body.documents : [body];
@@ -145,7 +145,7 @@ export async function addDocuments(
       const job = await enqueueJob(tx, tenantId, {
         type: "kb_index",
         payload: { knowledgeBaseId: kbId, documentIds: inserted.map((row) => row.id) },
-        actor: principal,
+        actor,
       });
       jobId = job.id;
     }

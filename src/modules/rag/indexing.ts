@@ -40,7 +40,9 @@ const INSERT_BATCH = 200;
 
 interface Payload {
   knowledgeBaseId: string;
-  documentIds: string[];
+  /** The documents to index; absent for a re-index, which takes every pending document of the knowledge base. */
+  documentIds?: string[];
+  pending?: true;
 }
 
 type Outcome = "indexed" | "failed" | "gone";
@@ -151,16 +153,46 @@ export async function indexDocument(
   });
 }
 
+const PENDING_BATCH = 100;
+
+/** The knowledge base's pending documents after `after`, in id order: a re-index walks them in batches. */
+async function pendingAfter(db: Executor, tenantId: string, kbId: string, after: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`SELECT id FROM kb_documents WHERE tenant_id = ${tenantId} AND knowledge_base_id = ${kbId}
+          AND status = 'pending' AND id > ${after}::uuid ORDER BY id LIMIT ${PENDING_BATCH}`,
+  );
+  return rows.map((r) => r.id);
+}
+
 export const kbIndexJobHandler: JobHandler = {
+  /**
+   * The job's documents (`documentIds`), or, for a re-index (`pending: true`), every pending document of the
+   * knowledge base, read in batches so the payload stays small whatever its size.
+   */
   async run(ctx, job) {
     const payload = job.payload as Payload;
-    const progress = { total: payload.documentIds.length, processed: 0, succeeded: 0, failed: 0 };
-    for (const id of payload.documentIds) {
+    const db = ctx.database.db;
+    const kb = await repo.findKnowledgeBase(db, job.tenantId, payload.knowledgeBaseId);
+    const total = payload.documentIds?.length ?? kb?.pendingCount ?? 0;
+    const progress = { total, processed: 0, succeeded: 0, failed: 0 };
+    const one = async (id: string) => {
       await job.heartbeat(progress);
       const outcome = await indexDocument(ctx, job.tenantId, payload.knowledgeBaseId, id);
       progress.processed += 1;
       if (outcome === "failed") progress.failed += 1;
       else progress.succeeded += 1;
+      progress.total = Math.max(progress.total, progress.processed);
+    };
+    if (payload.documentIds !== undefined) {
+      for (const id of payload.documentIds) await one(id);
+    } else if (kb !== undefined) {
+      let after = "00000000-0000-0000-0000-000000000000";
+      for (let batch = await pendingAfter(db, job.tenantId, kb.id, after); batch.length > 0; ) {
+        for (const id of batch) await one(id);
+        after = batch[batch.length - 1] as string;
+        batch = await pendingAfter(db, job.tenantId, kb.id, after);
+      }
     }
     return { status: progress.failed > 0 ? "partially_succeeded" : "succeeded", progress };
   },

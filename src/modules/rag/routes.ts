@@ -6,6 +6,7 @@ import { requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import * as documents from "./documents.js";
+import { reindexKnowledgeBase } from "./reindex.js";
 import {
   AddDocumentsBody,
   AddedDocuments,
@@ -17,11 +18,11 @@ import {
   KnowledgeBasePage,
   ListDocumentsQuery,
   ListKnowledgeBasesQuery,
-  SearchBody,
-  SearchResults,
+  ReindexJob,
   UpdateKnowledgeBaseBody,
 } from "./schemas.js";
 import { search } from "./search.js";
+import { SearchBody, SearchResults } from "./search-schemas.js";
 import * as service from "./service.js";
 
 const tags = ["rag"];
@@ -182,6 +183,31 @@ export function ragRoutes(app: App, ctx: AppContext): void {
         requireUuid(request.params.docId),
       );
       reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${BASE}/:kbId/reindex`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Re-index a knowledge base",
+        description:
+          "Puts every document back to `pending` and queues one indexing job (202), which re-reads lessons and " +
+          "re-chunks with the knowledge base's current chunking.",
+        params: KbParams,
+        response: { 202: ReindexJob },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return reindexKnowledgeBase(
+        db,
+        tenantOf(request).id,
+        requireUuid(request.params.kbId),
+        principalOf(request),
+      );
     },
   );
 

@@ -13,7 +13,8 @@ import { notFound } from "../../platform/errors/app-error.js";
 import { learnerCourseIds, readerOf } from "../courses/audience.js";
 import { LANGUAGES, TS_CONFIG } from "./indexing.js";
 import * as repo from "./repo.js";
-import type { Language, SearchInput, SearchResultRecord } from "./schemas.js";
+import type { Language } from "./schemas.js";
+import type { SearchInput, SearchResultRecord } from "./search-schemas.js";
 
 const MAX_WORDS = 64;
 const MAX_WORD_CHARS = 64;
