@@ -87,8 +87,9 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   gamificationRoutes(app, ctx);
   aiProviderRoutes(app, ctx);
   aiLimitRoutes(app, ctx);
-  promptRoutes(app, ctx, aiClient(app, ctx));
-  ragRoutes(app, ctx);
+  const ai = aiClient(app, ctx);
+  promptRoutes(app, ctx, ai);
+  ragRoutes(app, ctx, ai);
 }
 
 /** The outbound client AI calls go through (SSRF-checked at connect), one per app, closed with it. */

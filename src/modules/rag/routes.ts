@@ -4,6 +4,7 @@ import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import type { OutboundClient } from "../../platform/outbound/client.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
 import * as documents from "./documents.js";
 import { reindexKnowledgeBase } from "./reindex.js";
@@ -21,7 +22,7 @@ import {
   ReindexJob,
   UpdateKnowledgeBaseBody,
 } from "./schemas.js";
-import { search } from "./search.js";
+import { searchAndAnswer } from "./search.js";
 import { SearchBody, SearchResults } from "./search-schemas.js";
 import * as service from "./service.js";
 
@@ -33,8 +34,9 @@ const read = staff("ai:read");
 const write = staff("ai:write");
 const searcher = signedIn("ai:read");
 
-export function ragRoutes(app: App, ctx: AppContext): void {
+export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): void {
   const db = ctx.database.db;
+  const deps = { ctx, client, config: ctx.config.ai };
 
   app.get(
     BASE,
@@ -214,7 +216,7 @@ export function ragRoutes(app: App, ctx: AppContext): void {
   app.post(
     `${BASE}/:kbId/search`,
     {
-      config: { access: searcher },
+      config: { access: searcher, errors: [429, 502, 503] },
       schema: {
         tags,
         summary: "Search a knowledge base",
@@ -224,14 +226,22 @@ export function ragRoutes(app: App, ctx: AppContext): void {
           "by ts_rank normalised to 0–1 (rank / (rank + 1)); `minScore` drops lower scores. `filters.courseId` " +
           "keeps the knowledge base only if it is that course's; `filters.metadata` keeps chunks whose document " +
           "holds every pair given. A student's session searches only institution-wide knowledge bases and those " +
-          "of the published courses it is enrolled in (others are 404). Search calls no model, so it spends no AI " +
-          "credits.",
+          "of the published courses it is enrolled in (others are 404). Search alone calls no model, so it spends no " +
+          "AI credits; `answer: true` also generates an answer citing the chunks it used ([n] = the n-th result) " +
+          "through the institution's provider (503 `ai_not_configured` without one), within the AI limits (429 " +
+          "when used up), written to the usage ledger as feature `rag_search`.",
         params: KbParams,
         body: SearchBody,
         response: { 200: SearchResults },
       },
     },
     (request) =>
-      search(db, tenantOf(request).id, requireUuid(request.params.kbId), request.body, principalOf(request)),
+      searchAndAnswer(
+        deps,
+        tenantOf(request).id,
+        requireUuid(request.params.kbId),
+        request.body,
+        principalOf(request),
+      ),
   );
 }

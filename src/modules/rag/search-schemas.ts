@@ -7,6 +7,14 @@ export const SearchBody = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 2_000 }),
     topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
     minScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0 })),
+    answer: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "Also generate an answer from the chunks found, through the institution's AI provider, citing them. " +
+          "This one calls a model: it counts against the AI limits and is written to the usage ledger.",
+      }),
+    ),
     filters: Type.Optional(
       Type.Object(
         {
@@ -48,4 +56,49 @@ export const SearchResult = Type.Object(
 );
 export type SearchResultRecord = Static<typeof SearchResult>;
 
-export const SearchResults = Type.Object({ data: Type.Array(SearchResult) }, { additionalProperties: false });
+const Answer = Type.Object(
+  {
+    text: Type.String(),
+    model: Type.String(),
+    citations: Type.Array(
+      Type.Object(
+        {
+          source: Type.Integer({
+            minimum: 1,
+            description: "The [n] the answer cites: the n-th result of `data`.",
+          }),
+          chunkId: Uuid,
+          documentId: Uuid,
+          title: Type.String(),
+          lessonId: Type.Union([Uuid, Type.Null()]),
+          start: Type.Integer({ minimum: 0 }),
+          end: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The chunks the answer cites, in the order first cited." },
+    ),
+    usage: Type.Object(
+      {
+        inputTokens: Type.Integer({ minimum: 0 }),
+        outputTokens: Type.Integer({ minimum: 0 }),
+        credits: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SearchResults = Type.Object(
+  {
+    data: Type.Array(SearchResult),
+    answer: Type.Optional(
+      Type.Union([Answer, Type.Null()], {
+        description:
+          "With `answer: true`: the generated answer, or null when nothing was found (no model is called).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

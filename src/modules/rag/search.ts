@@ -11,6 +11,7 @@ import { queryRows } from "../../db/rows.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { notFound } from "../../platform/errors/app-error.js";
 import { learnerCourseIds, readerOf } from "../courses/audience.js";
+import { type AnswerDeps, answerFrom } from "./answer.js";
 import { LANGUAGES, TS_CONFIG } from "./indexing.js";
 import * as repo from "./repo.js";
 import type { Language } from "./schemas.js";
@@ -50,13 +51,27 @@ interface Row {
   score: number;
 }
 
+/** Search, and with `answer` the generated answer citing what was found (answer.ts). */
+export async function searchAndAnswer(
+  deps: AnswerDeps,
+  tenantId: string,
+  kbId: string,
+  input: SearchInput,
+  principal: Principal,
+) {
+  const { data, courseId } = await search(deps.ctx.database.db, tenantId, kbId, input, principal);
+  if (input.answer !== true) return { data };
+  if (data.length === 0) return { data, answer: null };
+  return { data, answer: await answerFrom(deps, tenantId, principal, courseId, input.query, data) };
+}
+
 export async function search(
   db: Executor,
   tenantId: string,
   kbId: string,
   input: SearchInput,
   principal: Principal,
-): Promise<{ data: SearchResultRecord[] }> {
+): Promise<{ data: SearchResultRecord[]; courseId: string | null }> {
   const kb = await repo.findKnowledgeBase(db, tenantId, kbId);
   if (kb === undefined) throw notFound();
   const reader = readerOf(principal);
@@ -69,7 +84,7 @@ export async function search(
     if (open?.ok !== true) throw notFound();
   }
   const words = queryWords(input.query);
-  if (words === "") return { data: [] };
+  if (words === "") return { data: [], courseId: kb.courseId };
   const topK = input.topK ?? 8;
   const minScore = input.minScore ?? 0;
   const filters = input.filters ?? {};
@@ -112,6 +127,7 @@ export async function search(
     LIMIT ${topK}`,
   );
   return {
+    courseId: kb.courseId,
     data: rows.map((r) => ({
       chunkId: r.id,
       documentId: r.document_id,
