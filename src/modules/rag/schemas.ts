@@ -244,12 +244,20 @@ export const AddedDocuments = Type.Object(
       description: "The indexing job (GET /jobs/{jobId}); null when every document was already there.",
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        data: [{ ...DOCUMENT_EXAMPLE, status: "pending", chunkCount: 0, tokenCount: 0, indexedAt: null }],
+        jobId: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+      },
+    ],
+  },
 );
 
 export const ReindexJob = Type.Object(
   { jobId: Type.String({ format: "uuid", description: "The indexing job (GET /jobs/{jobId})." }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ jobId: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f" }] },
 );
 
 export const ListDocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });

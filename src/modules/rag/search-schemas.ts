@@ -32,6 +32,20 @@ export const SearchBody = Type.Object(
 );
 export type SearchInput = Static<typeof SearchBody>;
 
+const RESULT_EXAMPLE = {
+  chunkId: "4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a",
+  documentId: "7b2d8e1f-3a4c-4d5e-8f60-718293a4b5c6",
+  score: 0.31,
+  text: "Uma base de um espaço vetorial é um conjunto linearmente independente que gera o espaço.",
+  metadata: { unidade: "1" },
+  citation: {
+    title: "Espaços vetoriais",
+    lessonId: "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+    start: 0,
+    end: 88,
+  },
+};
+
 export const SearchResult = Type.Object(
   {
     chunkId: Uuid,
@@ -100,5 +114,25 @@ export const SearchResults = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        data: [RESULT_EXAMPLE],
+        answer: {
+          text: "Uma base é um conjunto linearmente independente que gera o espaço [1].",
+          model: "gpt-4o-mini",
+          citations: [
+            {
+              source: 1,
+              chunkId: RESULT_EXAMPLE.chunkId,
+              documentId: RESULT_EXAMPLE.documentId,
+              ...RESULT_EXAMPLE.citation,
+            },
+          ],
+          usage: { inputTokens: 412, outputTokens: 28, credits: 1 },
+        },
+      },
+    ],
+  },
 );

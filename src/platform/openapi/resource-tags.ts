@@ -82,6 +82,10 @@ export const RESOURCE_TAG_LIST = [
     name: "ai-limits",
     description: "AI credit limits per institution, role, course, class group and user, and usage.",
   },
+  {
+    name: "rag",
+    description: "Knowledge bases of documents and lessons, searched by full-text rank with citations.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
   { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },
