@@ -51,6 +51,7 @@ import { fixtures as lti } from "./matrix/lti.js";
 import { fixtures as media } from "./matrix/media.js";
 import { fixtures as people } from "./matrix/people.js";
 import { fixtures as profileFields } from "./matrix/profile-fields.js";
+import { fixtures as rag } from "./matrix/rag.js";
 import { fixtures as reports } from "./matrix/reports.js";
 import { fixtures as rubrics } from "./matrix/rubrics.js";
 import { fixtures as settings } from "./matrix/settings.js";
@@ -253,6 +254,7 @@ const GROUPS: Fixtures[] = [
   reports,
   gamification,
   ai,
+  rag,
 ];
 const FIXTURES: Record<string, Fixture> = Object.assign({}, ...GROUPS);
 

@@ -35,6 +35,7 @@ import { profileFieldRoutes } from "./profile-fields/routes.js";
 import { promptRoutes } from "./prompts/routes.js";
 import { questionBankRoutes } from "./question-banks/routes.js";
 import { quizRoutes } from "./quizzes/routes.js";
+import { ragRoutes } from "./rag/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { rubricRoutes } from "./rubrics/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
@@ -88,7 +89,9 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   aiProviderRoutes(app, ctx);
   aiLimitRoutes(app, ctx);
   aiAnalyticsRoutes(app, ctx);
-  promptRoutes(app, ctx, aiClient(app, ctx));
+  const ai = aiClient(app, ctx);
+  promptRoutes(app, ctx, ai);
+  ragRoutes(app, ctx, ai);
 }
 
 /** The outbound client AI calls go through (SSRF-checked at connect), one per app, closed with it. */

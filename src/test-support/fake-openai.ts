@@ -17,6 +17,8 @@ export interface FakeOpenAi {
   failNext(n: number, status: number, retryAfter?: number): void;
   /** Completion tokens the next answers report (default 5). */
   outputTokens: number;
+  /** The text the next (non-streamed) answers give; FAKE_ANSWER joined when unset. */
+  answer?: string;
   close(): Promise<void>;
 }
 
@@ -68,7 +70,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       ...base,
       object: "chat.completion",
       choices: [
-        { index: 0, message: { role: "assistant", content: FAKE_ANSWER.join("") }, finish_reason: "stop" },
+        {
+          index: 0,
+          message: { role: "assistant", content: fake.answer ?? FAKE_ANSWER.join("") },
+          finish_reason: "stop",
+        },
       ],
       usage,
     });

@@ -9,6 +9,7 @@ import { LEARNING } from "./list-fixtures/learning.js";
 import { LEARNING_PATHS } from "./list-fixtures/learning-paths.js";
 import { PEOPLE } from "./list-fixtures/people.js";
 import { PLATFORM } from "./list-fixtures/platform.js";
+import { RAG } from "./list-fixtures/rag.js";
 import { RUBRICS } from "./list-fixtures/rubrics.js";
 import type { ListFixture, ListQuery, Seeded } from "./list-fixtures/types.js";
 
@@ -33,6 +34,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...CERTIFICATES,
   ...JOBS,
   ...GAMIFICATION,
+  ...RAG,
 ];
 
 /**

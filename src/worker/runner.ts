@@ -13,6 +13,7 @@ import { expireUploads } from "../modules/media/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
 import { closeOverdueAttempts } from "../modules/quizzes/service.js";
+import { kbIndexJobHandler } from "../modules/rag/indexing.js";
 import { reportJobHandler } from "../modules/reports/service.js";
 import type { AppContext } from "../platform/context.js";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.js";
@@ -120,7 +121,7 @@ export interface WorkerOptions {
 }
 
 /** What runs each job type: the one place job types meet their modules (jobs knows no module). */
-export const JOB_HANDLERS = { report: reportJobHandler } as const;
+export const JOB_HANDLERS = { report: reportJobHandler, kb_index: kbIndexJobHandler } as const;
 
 /**
  * Background work: the webhook delivery loop, and the scheduled jobs. Each job runs once at start (a worker

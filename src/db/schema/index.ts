@@ -15,6 +15,7 @@ export * from "./learning-paths.js";
 export * from "./live.js";
 export * from "./lti.js";
 export * from "./media.js";
+export * from "./rag.js";
 export * from "./rubrics.js";
 export * from "./settings.js";
 export * from "./tenancy.js";

@@ -15,6 +15,7 @@ import { learningPathEvents } from "../learning-paths/events.js";
 import { liveClassEvents } from "../live-classes/events.js";
 import { mediaEvents } from "../media/events.js";
 import { quizEvents } from "../quizzes/events.js";
+import { ragEvents } from "../rag/events.js";
 import { reportEvents } from "../reports/events.js";
 import { settingsEvents } from "../settings/events.js";
 import { tagEvents } from "../tags/events.js";
@@ -43,6 +44,7 @@ export const EVENT_DEFINITIONS = {
   ...settingsEvents,
   ...themeEvents,
   ...aiLimitEvents,
+  ...ragEvents,
   ...automationEvents,
   ...certificateEvents,
   ...reportEvents,

@@ -90,7 +90,7 @@ describe("badges", () => {
     expect(
       (await call(a, learner, "PATCH", `/gamification/badges/${made.id}`, { name: "x" })).statusCode,
     ).toBe(403);
-    // The totals are counters kept by triggers (migration 0065): a status change moves the badge between buckets.
+    // The totals are counters kept by triggers (migration 0064): a status change moves the badge between buckets.
     const totals = async () =>
       Promise.all(
         ["", "?status=active", "?status=archived"].map(

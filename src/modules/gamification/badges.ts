@@ -99,7 +99,7 @@ export async function listBadges(
       ORDER BY gamification_badges.created_at, gamification_badges.id
       LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
-  // Totals from the counters the triggers of migration 0065 keep: all badges, or those of one status.
+  // Totals from the counters the triggers of migration 0064 keep: all badges, or those of one status.
   const total = await readCounter(
     db,
     tenantId,

@@ -4,7 +4,7 @@ import { CappedPageOf } from "../../platform/pagination/capped.js";
 import { PageQuery } from "../../platform/pagination/pagination.js";
 
 /** The kinds of background work. Reports are the first; bulk imports and indexing join as they are built. */
-export const JOB_TYPES = ["report"] as const;
+export const JOB_TYPES = ["report", "kb_index"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = [
   "queued",

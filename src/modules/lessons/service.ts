@@ -5,6 +5,7 @@ import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { lockCourseStructure } from "../courses/repo.js";
 import { assertUsableMedia } from "../media/service.js";
+import { syncLessonDocuments } from "../rag/reindex.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
 import { storableContent } from "./sanitize.js";
@@ -184,7 +185,12 @@ export async function updateLesson(
       await reposition(tx, tenantId, lesson, clampPosition(position, count));
     }
     if (Object.keys(fields).length > 0) await repo.updateLesson(tx, tenantId, id, fields);
-    return (await repo.findLesson(tx, tenantId, id)) as LessonRecord;
+    const updated = (await repo.findLesson(tx, tenantId, id)) as LessonRecord;
+    // Published now, or its text changed while published: knowledge bases following course content re-index it.
+    if (updated.status === "published" && (lesson.status !== "published" || input.content !== undefined)) {
+      await syncLessonDocuments(tx, tenantId, id);
+    }
+    return updated;
   });
 }
 

@@ -86,6 +86,10 @@ export const RESOURCE_TAG_LIST = [
     name: "ai-analytics",
     description: "AI usage from daily rollups, and conversation records whose transcripts only admins read.",
   },
+  {
+    name: "rag",
+    description: "Knowledge bases of documents and lessons, searched by full-text rank with citations.",
+  },
   { name: "auth", description: "Session sign-in, cookie rotation and sign-out." },
   { name: "health", description: "Liveness and readiness probes for the deployment." },
   { name: "email", description: "Mail templates per locale, the messages sent and their delivery status." },

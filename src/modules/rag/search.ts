@@ -1,0 +1,145 @@
+/**
+ * Retrieval: PostgreSQL full-text search over one knowledge base's chunks (kb_chunks_search_idx, a GIN index of
+ * (knowledge_base_id, tsv)). The query is never parsed as tsquery syntax: its words (letters and digits; at most
+ * MAX_WORDS of at most MAX_WORD_CHARS) go through plainto_tsquery in each language's configuration, and the
+ * lexemes it answers, plain words in quotes, are joined with OR, so a question matches passages holding any of
+ * its words, ranked by how many and how often. A chunk is matched in its own document's language.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { queryRows } from "../../db/rows.js";
+import type { Principal } from "../../platform/auth/types.js";
+import { notFound } from "../../platform/errors/app-error.js";
+import { learnerCourseIds, readerOf } from "../courses/audience.js";
+import { type AnswerDeps, answerFrom } from "./answer.js";
+import { LANGUAGES, TS_CONFIG } from "./indexing.js";
+import * as repo from "./repo.js";
+import type { Language } from "./schemas.js";
+import type { SearchInput, SearchResultRecord } from "./search-schemas.js";
+
+const MAX_WORDS = 64;
+const MAX_WORD_CHARS = 64;
+
+/** The query's distinct words, bounded: the only part of it that reaches a text search function. */
+export function queryWords(query: string): string {
+  const words = new Set<string>();
+  for (const match of query.normalize("NFC").matchAll(/[\p{L}\p{N}]+/gu)) {
+    words.add(match[0].slice(0, MAX_WORD_CHARS).toLowerCase());
+    if (words.size === MAX_WORDS) break;
+  }
+  return [...words].join(" ");
+}
+
+/** One configuration's query: the words' lexemes OR-ed (plainto_tsquery's output quotes each lexeme). */
+const anyWord = (config: string, words: string): SQL =>
+  sql`replace(plainto_tsquery(${config}::regconfig, ${words})::text, ' & ', ' | ')::tsquery`;
+
+/** A language's query, against both configurations a chunk is indexed in (indexing.ts). */
+const languageQuery = (lang: Language, words: string): SQL =>
+  sql`(${anyWord(TS_CONFIG[lang].native, words)} || ${anyWord(TS_CONFIG[lang].folded, words)})`;
+
+interface Row {
+  id: string;
+  document_id: string;
+  text: string;
+  start_offset: number;
+  end_offset: number;
+  title: string;
+  source_type: string;
+  source_id: string | null;
+  metadata: Record<string, string>;
+  score: number;
+}
+
+/** Search, and with `answer` the generated answer citing what was found (answer.ts). */
+export async function searchAndAnswer(
+  deps: AnswerDeps,
+  tenantId: string,
+  kbId: string,
+  input: SearchInput,
+  principal: Principal,
+) {
+  const { data, courseId } = await search(deps.ctx.database.db, tenantId, kbId, input, principal);
+  if (input.answer !== true) return { data };
+  if (data.length === 0) return { data, answer: null };
+  return { data, answer: await answerFrom(deps, tenantId, principal, courseId, input.query, data) };
+}
+
+export async function search(
+  db: Executor,
+  tenantId: string,
+  kbId: string,
+  input: SearchInput,
+  principal: Principal,
+): Promise<{ data: SearchResultRecord[]; courseId: string | null }> {
+  const kb = await repo.findKnowledgeBase(db, tenantId, kbId);
+  if (kb === undefined) throw notFound();
+  const reader = readerOf(principal);
+  const learner = reader.kind === "learner" ? reader.userId : undefined;
+  if (learner !== undefined && kb.courseId !== null) {
+    const [open] = await queryRows<{ ok: boolean }>(
+      db,
+      sql`SELECT EXISTS (${learnerCourseIds(tenantId, learner)} AND e.course_id = ${kb.courseId}) AS ok`,
+    );
+    if (open?.ok !== true) throw notFound();
+  }
+  const words = queryWords(input.query);
+  if (words === "") return { data: [], courseId: kb.courseId };
+  const topK = input.topK ?? 8;
+  const minScore = input.minScore ?? 0;
+  const filters = input.filters ?? {};
+
+  const match = sql.join(
+    LANGUAGES.map((lang) => sql`(c.language = ${lang} AND c.tsv @@ q.${sql.identifier(lang)})`),
+    sql` OR `,
+  );
+  const rank = sql`CASE c.language ${sql.join(
+    LANGUAGES.map((lang) => sql`WHEN ${lang} THEN ts_rank(c.tsv, q.${sql.identifier(lang)}, 1 | 32)`),
+    sql` `,
+  )} END`;
+  const conditions: SQL[] = [];
+  if (filters.courseId !== undefined)
+    conditions.push(sql`AND d.course_id = ${filters.courseId.toLowerCase()}::uuid`);
+  if (filters.metadata !== undefined)
+    conditions.push(sql`AND d.metadata @> ${JSON.stringify(filters.metadata)}::jsonb`);
+  // An institution-wide knowledge base may hold lessons of any course: a learner reads those of their own only.
+  if (learner !== undefined) {
+    conditions.push(
+      sql`AND (d.course_id IS NULL OR d.course_id IN (${learnerCourseIds(tenantId, learner)}))`,
+    );
+  }
+  const rows = await queryRows<Row>(
+    db,
+    sql`WITH q AS MATERIALIZED (SELECT ${sql.join(
+      LANGUAGES.map((lang) => sql`${languageQuery(lang, words)} AS ${sql.identifier(lang)}`),
+      sql`, `,
+    )})
+    SELECT * FROM (
+      SELECT c.id, c.document_id, c.text, c.start_offset, c.end_offset, d.title, d.source_type, d.source_id,
+             d.metadata, ${rank} AS score
+        FROM q, kb_chunks c
+        JOIN kb_documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
+       WHERE c.tenant_id = ${tenantId} AND c.knowledge_base_id = ${kbId} AND (${match})
+             ${sql.join(conditions, sql` `)}
+    ) ranked
+    WHERE score >= ${minScore}
+    ORDER BY score DESC, id
+    LIMIT ${topK}`,
+  );
+  return {
+    courseId: kb.courseId,
+    data: rows.map((r) => ({
+      chunkId: r.id,
+      documentId: r.document_id,
+      score: Number(r.score),
+      text: r.text,
+      metadata: r.metadata ?? {},
+      citation: {
+        title: r.title,
+        lessonId: r.source_type === "lesson" ? r.source_id : null,
+        start: Number(r.start_offset),
+        end: Number(r.end_offset),
+      },
+    })),
+  };
+}
