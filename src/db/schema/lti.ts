@@ -152,3 +152,21 @@ export const ltiLinks = pgTable(
     index("lti_links_tool_idx").on(t.tenantId, t.toolId),
   ],
 );
+
+/**
+ * Dynamic Registration tokens handed out (migration 0065): each is consumed by the registration that uses it, so a
+ * token cannot register its tool again after the tool is deleted, which the tool's primary key alone allowed.
+ */
+export const ltiRegistrationTokens = pgTable(
+  "lti_registration_tokens",
+  {
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull(),
+    expiresAt: isoTimestamp("expires_at").notNull(),
+    usedAt: isoTimestamp("used_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("lti_registration_tokens_expires_idx").on(t.tenantId, t.expiresAt),
+  ],
+);

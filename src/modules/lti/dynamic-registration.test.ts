@@ -124,7 +124,9 @@ describe("LTI Dynamic Registration", () => {
       placements: ["deep_linking"],
       privacyLevel: "anonymous",
     });
-    // Used once: a second registration with it is refused.
+    // Used once: a second registration with it is refused, and so is one after the tool is deleted.
+    expect((await post(token, registration())).statusCode).toBe(401);
+    expect((await call("DELETE", `/api/institution/lti-tools/${decodeJwt(token).jti}`)).statusCode).toBe(204);
     expect((await post(token, registration())).statusCode).toBe(401);
   });
 

@@ -7,12 +7,15 @@
  * and deployment id.
  *
  * The token is a JWT signed with the institution's LTI key: one hour, for this endpoint, naming the
- * administrator. Its `jti` is the id the tool will have, so the tool's primary key makes the token single-use
- * without a table of its own: a second registration with it collides with the first tool.
+ * administrator. Its `jti` is the id the tool will have, and a row of `lti_registration_tokens` records it: the
+ * registration that makes the tool marks it used, so the token cannot register again even after the tool is
+ * deleted (two registrations at once collide on the tool's primary key).
  */
 import { randomUUID } from "node:crypto";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import { isUniqueViolation } from "../../db/errors.js";
+import { ltiRegistrationTokens } from "../../db/schema/index.js";
 import type { Principal } from "../../platform/auth/types.js";
 import { AppError, validationError } from "../../platform/errors/app-error.js";
 import type { RegistrationInput } from "./dynamic-schemas.js";
@@ -40,12 +43,21 @@ export async function startRegistration(
   if (!isBrowserUrl(registrationUrl)) throw validationError("registrationUrl", "field.https_url");
   const key = await currentKey(deps.ctx.database.db, deps.ctx.config, tenantId);
   const expiresAt = new Date(Date.now() + REGISTRATION_TOKEN_LIFETIME_S * 1000);
+  const jti = randomUUID();
+  const db = deps.ctx.database.db;
+  // The institution's expired tokens go as a new one is made: the table holds at most an hour's worth.
+  await db
+    .delete(ltiRegistrationTokens)
+    .where(
+      and(eq(ltiRegistrationTokens.tenantId, tenantId), lt(ltiRegistrationTokens.expiresAt, sql`now()`)),
+    );
+  await db.insert(ltiRegistrationTokens).values({ tenantId, id: jti, expiresAt: expiresAt.toISOString() });
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: "RS256", kid: key.kid, typ: TOKEN_TYPE })
     .setIssuer(platformOf(deps.origin).issuer)
     .setAudience(urls(deps.origin).registration)
     .setSubject(principal.userId)
-    .setJti(randomUUID())
+    .setJti(jti)
     .setIssuedAt()
     .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
     .sign(key.key);
@@ -108,6 +120,18 @@ export async function register(
   body: RegistrationInput,
 ) {
   const toolId = await tokenToolId(deps, tenantId, authorization);
+  const db = deps.ctx.database.db;
+  const unused = and(
+    eq(ltiRegistrationTokens.tenantId, tenantId),
+    eq(ltiRegistrationTokens.id, toolId),
+    isNull(ltiRegistrationTokens.usedAt),
+    gt(ltiRegistrationTokens.expiresAt, sql`now()`),
+  );
+  const [pending] = await db
+    .select({ id: ltiRegistrationTokens.id })
+    .from(ltiRegistrationTokens)
+    .where(unused);
+  if (pending === undefined) throw unverified();
   const config = body[TOOL_CONFIG];
   // The flows LTI uses: the implicit id_token launch and client-credentials tokens signed with the tool's key.
   if (!has(body.response_types, "id_token")) throw validationError("response_types", "field.invalid");
@@ -140,6 +164,8 @@ export async function register(
       "dynamic",
       toolId,
     );
+    // Marked used once its tool exists (a registration refused before that may be corrected and sent again).
+    await db.update(ltiRegistrationTokens).set({ usedAt: sql`now()` }).where(unused);
     return {
       client_id: tool.clientId,
       application_type: "web" as const,
