@@ -9,6 +9,7 @@ import { emitEnrollmentInactivity } from "../modules/enrollments/inactivity.js";
 import { purgeExpired } from "../modules/events/retention.js";
 import { expireInvites } from "../modules/invites/expiry.js";
 import { type JobLoopOptions, startJobLoop } from "../modules/jobs/service.js";
+import { purgeSpentLti } from "../modules/lti/retention.js";
 import { expireUploads } from "../modules/media/expiry.js";
 import { purgeCompletedDeliveries } from "../modules/outbox/retention.js";
 import { type DeliveryLoopOptions, startDeliveryLoop } from "../modules/outbox/worker.js";
@@ -99,6 +100,12 @@ export const JOBS: readonly ScheduledJob[] = [
     name: "media-uploads-expire",
     everyMs: HOUR_MS,
     run: async (ctx) => ({ expired: await expireUploads({ db: ctx.database.db, config: ctx.config }) }),
+  },
+  {
+    // Spent LTI launches, client-assertion ids and registration tokens (modules/lti/retention.ts).
+    name: "lti-retention",
+    everyMs: HOUR_MS,
+    run: (ctx) => purgeSpentLti(ctx.database.db),
   },
   {
     name: "idempotency-keys-retention",
