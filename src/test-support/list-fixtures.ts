@@ -1,3 +1,4 @@
+import { AI } from "./list-fixtures/ai.js";
 import { ASSESSMENT } from "./list-fixtures/assessment.js";
 import { ASSIGNMENTS } from "./list-fixtures/assignments.js";
 import { CERTIFICATES } from "./list-fixtures/certificates.js";
@@ -35,6 +36,7 @@ export const LIST_FIXTURES: ListFixture[] = [
   ...JOBS,
   ...GAMIFICATION,
   ...RAG,
+  ...AI,
 ];
 
 /**
@@ -50,11 +52,6 @@ export const LISTS_ELSEWHERE: readonly string[] = [
   "/api/institution/calendar/events",
   // bench/leaderboard.ts reads page 1 at 1,000 and 100,000 learners (the standings' own index, no sort).
   "/api/institution/gamification/leaderboard",
-  // Not yet in the plan check (issue 25 is open): a prompt's versions and the AI limits' overrides are bounded by
-  // their parent; the prompts list reads (tenant, created_at, id) with a capped total.
-  "/api/institution/prompts",
-  "/api/institution/prompts/:id/versions",
-  "/api/institution/ai-limits/overrides",
   // Not yet in the plan check (issue 25 point 4 ran out of time): newest first by (tenant, last_message_at, id)
   // and one index per filter (user, course, feature, flagged) in 0063; totals capped.
   "/api/institution/ai-analytics/conversations",

@@ -92,6 +92,8 @@ describe("AI limits", () => {
     expect(await usage()).toMatchObject({ limit: 7, limitSource: "role" });
     const list = (await call("GET", "/ai-limits/overrides?subjectType=role")).json();
     expect(list.data.map((o: { subjectId: string }) => o.subjectId)).toEqual(["teacher"]);
+    // The total is the counter of migration 0066, which the user override's PUT and DELETE moved and put back.
+    expect(list.pagination).toMatchObject({ total: 1, totalRelation: "eq" });
     expect((await call("PUT", "/ai-limits/overrides/role/owner", { limit: 1 })).statusCode).toBe(404);
     const past = await call("PUT", "/ai-limits/overrides/role/student", {
       limit: 1,

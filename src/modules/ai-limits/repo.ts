@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { queryRows } from "../../db/rows.js";
-import { type CappedTotal, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
+import { exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { OverrideRecord, PolicyRecord, PutOverrideInput, SubjectType, Unit } from "./schemas.js";
 import type { Period } from "./window.js";
@@ -63,17 +64,18 @@ export async function listOverrides(
   w: PageWindow,
 ) {
   const where = sql`tenant_id = ${tenantId} ${type === undefined ? sql`` : sql`AND subject_type = ${type}`}`;
-  const [rows, counted] = await Promise.all([
+  // Totals from the counters of migration 0066: all overrides, or one subject type's.
+  const [rows, total] = await Promise.all([
     queryRows<OverrideRecord>(
       db,
       sql`${OVERRIDE} WHERE ${where} ORDER BY subject_type, subject_id LIMIT ${w.limit} OFFSET ${w.offset}`,
     ),
-    queryRows<{ n: number }>(
+    readCounter(
       db,
-      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ai_limit_overrides WHERE ${where} LIMIT ${TOTAL_CAP + 1}) c`,
-    ),
+      tenantId,
+      type === undefined ? "ai_limit_overrides" : `ai_limit_overrides:subject_type:${type}`,
+    ).then(exactTotal),
   ]);
-  const total: CappedTotal = capTotal(counted[0]?.n ?? 0);
   return { rows, total };
 }
 

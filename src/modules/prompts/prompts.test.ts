@@ -149,6 +149,25 @@ describe("prompts", () => {
     const list = (q: string) => call("GET", `/prompts${q}`, undefined, keyB, t);
     expect((await list("?feature=translate")).json().pagination.total).toBe(2);
     expect((await list("?status=archived")).json().data).toHaveLength(1);
+    // Totals are counters (migration 0066): archiving (DELETE) moves a prompt between status buckets, per filter
+    // and per feature and status, and leaves the whole list's.
+    const total = async (q: string) => (await list(q)).json().pagination.total;
+    const queries = [
+      "",
+      "?status=draft",
+      "?feature=translate&status=draft",
+      "?feature=translate&status=archived",
+    ];
+    const before = await Promise.all(queries.map(total));
+    const draft = (await list("?feature=translate&status=draft")).json().data[0];
+    expect((await call("DELETE", `/prompts/${draft.id}`, undefined, keyB, t)).statusCode).toBe(204);
+    const [all, drafts, translateDrafts, translateArchived] = before as number[];
+    expect(await Promise.all(queries.map(total))).toEqual([
+      all,
+      (drafts as number) - 1,
+      (translateDrafts as number) - 1,
+      (translateArchived as number) + 1,
+    ]);
   });
 
   it("lets teachers read but not write; students neither", async () => {

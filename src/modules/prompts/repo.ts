@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { queryRows } from "../../db/rows.js";
 import { AppError } from "../../platform/errors/app-error.js";
-import { type CappedTotal, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
+import { exactTotal } from "../../platform/pagination/capped.js";
 import type { PageWindow } from "../../platform/pagination/pagination.js";
 import type { ListPromptsQueryType, ModelParamsType, PromptRecord } from "./schemas.js";
 import type { VariableDecl } from "./template.js";
@@ -83,13 +84,16 @@ export async function findVersion(db: Executor, tenantId: string, id: string, ve
   return row;
 }
 
-/** Counted up to the cap past the page, as every list here: never a whole scan for a total. */
-async function capped(db: Executor, from: SQL): Promise<CappedTotal> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM (${from} LIMIT ${TOTAL_CAP + 1}) c`,
-  );
-  return capTotal(row?.n ?? 0);
+/**
+ * The prompts' total from the counters migration 0066's triggers keep: all, per feature, per status, or per both
+ * (`prompts:feature+status:<feature>:<status>`).
+ */
+function promptsCounter(q: ListPromptsQueryType): string {
+  if (q.feature !== undefined && q.status !== undefined)
+    return `prompts:feature+status:${q.feature}:${q.status}`;
+  if (q.feature !== undefined) return `prompts:feature:${q.feature}`;
+  if (q.status !== undefined) return `prompts:status:${q.status}`;
+  return "prompts";
 }
 
 export async function listPrompts(db: Executor, tenantId: string, q: ListPromptsQueryType, w: PageWindow) {
@@ -101,7 +105,7 @@ export async function listPrompts(db: Executor, tenantId: string, q: ListPrompts
       db,
       sql`${SELECT} WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${w.limit} OFFSET ${w.offset}`,
     ),
-    capped(db, sql`SELECT 1 FROM prompts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC`),
+    readCounter(db, tenantId, promptsCounter(q)).then(exactTotal),
   ]);
   return { rows, total };
 }
@@ -114,7 +118,7 @@ export async function listVersions(db: Executor, tenantId: string, id: string, w
         FROM prompt_versions WHERE tenant_id = ${tenantId} AND prompt_id = ${id}
         ORDER BY version DESC LIMIT ${w.limit} OFFSET ${w.offset}`,
     ),
-    capped(db, sql`SELECT 1 FROM prompt_versions WHERE tenant_id = ${tenantId} AND prompt_id = ${id}`),
+    readCounter(db, tenantId, `prompt_versions:prompt_id:${id.toLowerCase()}`).then(exactTotal),
   ]);
   return { rows, total };
 }
