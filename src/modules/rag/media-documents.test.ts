@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PDFDocument, PDFName, StandardFonts } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callerFor, fieldsOf, useApi } from "../../test-support/api.js";
 import { makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
@@ -36,6 +36,18 @@ async function pdf(pages: string[]): Promise<Buffer> {
   for (const text of pages)
     doc.addPage().drawText(text, { x: 50, y: 700, size: 12, font, maxWidth: 500, lineHeight: 14 });
   return Buffer.from(await doc.save());
+}
+
+/** A PDF locked by a password (the standard handler's check values are not the empty password's). */
+async function encryptedPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText("segredo", { x: 50, y: 700, size: 12, font });
+  const hex = (n: number) => PDFHexString.of("ab".repeat(n));
+  const encrypt = doc.context.obj({ Filter: "Standard", V: 1, R: 2, O: hex(32), U: hex(32), P: -4 });
+  doc.context.trailerInfo.Encrypt = doc.context.register(encrypt);
+  doc.context.trailerInfo.ID = doc.context.obj([hex(16), hex(16)]);
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
 /** One page whose content stream is `size` bytes of text-showing operators (uncompressed). */
@@ -216,7 +228,7 @@ describe("media documents", () => {
 });
 
 describe("hostile media", () => {
-  it("fails a garbage file named PDF, and one of too many pages, cleanly", async () => {
+  it("fails a garbage file named PDF, an encrypted one and one of too many pages, cleanly", async () => {
     const kbId = await kb();
     const garbage = await upload(
       "application/pdf",
@@ -226,16 +238,22 @@ describe("hostile media", () => {
       "application/pdf",
       await pdf(Array.from({ length: MEDIA_LIMITS.maxPages + 1 }, (_, i) => `p${i}`)),
     );
+    const locked = await upload("application/pdf", await encryptedPdf());
+    const fine = await upload("application/pdf", await pdf(["Depois dos arquivos ruins, um bom."]));
     const added = await add(kbId, {
-      documents: [
-        { sourceType: "media", sourceId: garbage },
-        { sourceType: "media", sourceId: pages },
-      ],
+      documents: [garbage, locked, pages, fine].map((sourceId) => ({ sourceType: "media", sourceId })),
     });
-    const [one, two] = added.json().data;
+    const [one, two, three, four] = added.json().data;
     await index();
     expect((await documentOf(kbId, one.id)).error).toMatch(/^pdf_unreadable: /);
-    expect((await documentOf(kbId, two.id)).error).toMatch(/^too_many_pages: /);
+    expect((await documentOf(kbId, two.id)).error).toMatch(/^pdf_encrypted: /);
+    expect((await documentOf(kbId, three.id)).error).toMatch(/^too_many_pages: /);
+    // The extraction thread (and the job) carried on after them.
+    expect(await documentOf(kbId, four.id)).toMatchObject({ status: "ready", error: null });
+    expect((await call("GET", `/rag/knowledge-bases/${kbId}`)).json()).toMatchObject({
+      status: "error",
+      documentCount: 4,
+    });
   });
 
   it("ends a 10 MB PDF within the time budget without holding the event loop, processing meanwhile", async () => {

@@ -244,7 +244,12 @@ export const AddDocumentsBody = Type.Union(
   {
     examples: [
       { sourceType: "text", title: "Bases", text: "Uma base de um espaço vetorial é…", language: "pt" },
-      { documents: [{ sourceType: "lesson", sourceId: DOCUMENT_EXAMPLE.sourceId }] },
+      {
+        documents: [
+          { sourceType: "lesson", sourceId: DOCUMENT_EXAMPLE.sourceId },
+          { sourceType: "media", sourceId: "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b", language: "en" },
+        ],
+      },
     ],
   },
 );
