@@ -57,7 +57,7 @@ export async function extractPdf(bytes, limits) {
         if (!("str" in item)) continue;
         pageText += item.str;
         if (item.hasEOL) pageText += "\n";
-        if (text.length + pageText.length > limits.maxChars) return { error: "text_too_long" };
+        if (text.length + 2 + pageText.length > limits.maxChars) return { error: "text_too_long" };
       }
       if (text !== "") text += "\n\n";
       pageStarts.push(text.length);
