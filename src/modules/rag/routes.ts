@@ -143,10 +143,12 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         tags,
         summary: "Add documents",
         description:
-          "One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters) or `lesson` " +
-          "(`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed). " +
-          "The same text, or the same lesson, twice in a knowledge base is one document (answered as it is). " +
-          "Answers 202 with the documents `pending` and the indexing job; each document ends `ready` (emitting " +
+          "One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters), `lesson` " +
+          "(`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed) " +
+          "or `media` (`sourceId`: a ready file of this institution, a PDF or plain text of at most 10 MB; its text " +
+          "is extracted when indexed, within 500 pages, 2,097,152 characters and 20 s). The same text, lesson or " +
+          "file twice in a knowledge base is one document (answered as it is). Answers 202 with the documents " +
+          "`pending` and the indexing job; each is `processing` while indexed and ends `ready` (emitting " +
           "`kb_document_indexed`) or `failed` with its `error` (emitting `kb_document_failed`).",
         params: KbParams,
         body: AddDocumentsBody,
@@ -197,7 +199,7 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         summary: "Re-index a knowledge base",
         description:
           "Puts every document back to `pending` and queues one indexing job (202), which re-reads lessons and " +
-          "re-chunks with the knowledge base's current chunking.",
+          "files and re-chunks with the knowledge base's current chunking.",
         params: KbParams,
         response: { 202: ReindexJob },
       },

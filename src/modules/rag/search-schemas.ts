@@ -41,6 +41,8 @@ const RESULT_EXAMPLE = {
   citation: {
     title: "Espaços vetoriais",
     lessonId: "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+    mediaId: null,
+    page: null,
     start: 0,
     end: 88,
   },
@@ -57,6 +59,10 @@ export const SearchResult = Type.Object(
       {
         title: Type.String(),
         lessonId: Type.Union([Uuid, Type.Null()]),
+        mediaId: Type.Union([Uuid, Type.Null()], { description: "The file of a `media` document." }),
+        page: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          description: "The PDF page the chunk starts on (1-based); null for other sources.",
+        }),
         start: Type.Integer({
           minimum: 0,
           description: "Offset of the chunk in the document's text (UTF-16).",
@@ -85,6 +91,8 @@ const Answer = Type.Object(
           documentId: Uuid,
           title: Type.String(),
           lessonId: Type.Union([Uuid, Type.Null()]),
+          mediaId: Type.Union([Uuid, Type.Null()]),
+          page: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
           start: Type.Integer({ minimum: 0 }),
           end: Type.Integer({ minimum: 0 }),
         },

@@ -44,6 +44,7 @@ interface Row {
   text: string;
   start_offset: number;
   end_offset: number;
+  page: number | null;
   title: string;
   source_type: string;
   source_id: string | null;
@@ -115,7 +116,7 @@ export async function search(
       sql`, `,
     )})
     SELECT * FROM (
-      SELECT c.id, c.document_id, c.text, c.start_offset, c.end_offset, d.title, d.source_type, d.source_id,
+      SELECT c.id, c.document_id, c.text, c.start_offset, c.end_offset, c.page, d.title, d.source_type, d.source_id,
              d.metadata, ${rank} AS score
         FROM q, kb_chunks c
         JOIN kb_documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
@@ -137,6 +138,8 @@ export async function search(
       citation: {
         title: r.title,
         lessonId: r.source_type === "lesson" ? r.source_id : null,
+        mediaId: r.source_type === "media" ? r.source_id : null,
+        page: r.page === null ? null : Number(r.page),
         start: Number(r.start_offset),
         end: Number(r.end_offset),
       },
