@@ -133,10 +133,15 @@ export async function embed(
   inputs: string[],
 ): Promise<EmbeddingResult> {
   try {
-    const answer = await sdk(deps, provider).embeddings.create({ model, input: inputs, encoding_format: "float" });
+    const answer = await sdk(deps, provider).embeddings.create({
+      model,
+      input: inputs,
+      encoding_format: "float",
+    });
     const byIndex = new Map(answer.data.map((item) => [item.index, item.embedding]));
     const vectors = inputs.map((_, i) => byIndex.get(i) ?? []);
-    if (vectors.some((v) => v.length === 0)) throw new Error("the provider answered no embedding for an input");
+    if (vectors.some((v) => v.length === 0))
+      throw new Error("the provider answered no embedding for an input");
     return {
       vectors,
       model: answer.model || model,

@@ -77,7 +77,13 @@ export async function prepareAnswer(
     0,
   );
   const caller = callerOf(principal);
-  const reservation = await reserve(deps.ctx.database.db, tenantId, caller, courseId, inputBound + MAX_OUTPUT_TOKENS);
+  const reservation = await reserve(
+    deps.ctx.database.db,
+    tenantId,
+    caller,
+    courseId,
+    inputBound + MAX_OUTPUT_TOKENS,
+  );
   return { tenantId, courseId, provider, sources, request, inputBound, caller, reservation, results };
 }
 

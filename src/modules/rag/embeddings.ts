@@ -114,7 +114,12 @@ export async function embedChunks(
   if (texts.length === 0) return undefined;
   const found = await embeddingProvider(deps.ctx, tenantId);
   if (found === undefined) return undefined;
-  const charge: Charge = { tenantId, caller: { userId: null, role: null }, courseId, feature: "rag_indexing" };
+  const charge: Charge = {
+    tenantId,
+    caller: { userId: null, role: null },
+    courseId,
+    feature: "rag_indexing",
+  };
   const vectors: number[][] = [];
   try {
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {

@@ -68,8 +68,7 @@ export async function rerank(
     return { row: r, score: Math.min(1, sum / BEST), similarity: similarity.get(r.id) ?? null, textRank: i };
   });
   fused.sort(
-    (x, y) =>
-      y.score - x.score || (y.similarity ?? -2) - (x.similarity ?? -2) || x.textRank - y.textRank,
+    (x, y) => y.score - x.score || (y.similarity ?? -2) - (x.similarity ?? -2) || x.textRank - y.textRank,
   );
   const minScore = input.minScore ?? 0;
   return fused

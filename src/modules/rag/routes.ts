@@ -241,7 +241,8 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         body: SearchBody,
         response: {
           200: {
-            description: "The ranked chunks (and the answer), or with `stream: true` their Server-Sent Events.",
+            description:
+              "The ranked chunks (and the answer), or with `stream: true` their Server-Sent Events.",
             content: {
               "application/json": {
                 schema: SearchResults,

@@ -42,7 +42,6 @@ const anyWord = (config: string, words: string): SQL =>
 const languageQuery = (lang: Language, words: string): SQL =>
   sql`(${anyWord(TS_CONFIG[lang].native, words)} || ${anyWord(TS_CONFIG[lang].folded, words)})`;
 
-
 /** Search, and with `answer` the generated answer citing what was found (answer.ts). */
 export async function searchAndAnswer(
   deps: AnswerDeps,
@@ -116,7 +115,6 @@ export async function search(
   }
   return { courseId: kb.courseId, rank: "hybrid", data: fused };
 }
-
 
 /**
  * The chunks matching any word of the query, best first (score, then id), at most `limit`; with `model`, each row
