@@ -8,6 +8,7 @@ import { requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import type { OutboundClient } from "../../platform/outbound/client.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { streamAnswer } from "./answer-stream.js";
 import * as documents from "./documents.js";
 import { reindexKnowledgeBase } from "./reindex.js";
 import {
@@ -24,7 +25,6 @@ import {
   ReindexJob,
   UpdateKnowledgeBaseBody,
 } from "./schemas.js";
-import { streamAnswer } from "./answer-stream.js";
 import { search, searchAndAnswer } from "./search.js";
 import { SearchBody, SearchResults } from "./search-schemas.js";
 import * as service from "./service.js";

@@ -15,9 +15,9 @@ import { learnerCourseIds, readerOf } from "../courses/audience.js";
 import { type AnswerDeps, answerFrom } from "./answer.js";
 import { type EmbedDeps, embeddingProvider } from "./embeddings.js";
 import { CANDIDATES, rerank } from "./hybrid.js";
-import { type Row, resultOf } from "./result-row.js";
 import { LANGUAGES, TS_CONFIG } from "./indexing.js";
 import * as repo from "./repo.js";
+import { type Row, resultOf } from "./result-row.js";
 import type { Language } from "./schemas.js";
 import type { SearchInput, SearchResultRecord } from "./search-schemas.js";
 
