@@ -19,6 +19,7 @@ export const documentColumns = {
   chunkCount: d.chunkCount,
   tokenCount: d.tokenCount,
   contentHash: d.contentHash,
+  embeddingModel: d.embeddingModel,
   indexedAt: d.indexedAt,
   createdAt: d.createdAt,
 };

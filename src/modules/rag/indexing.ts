@@ -3,7 +3,9 @@
  * job is read (a lesson's text from the lesson as it is now, a file's extracted on a worker thread by
  * media-source.ts), shown `processing` meanwhile, chunked with its knowledge base's sizes, and its
  * chunks replaced in one transaction with the document's status, the knowledge base's counters and
- * `kb_document_indexed` (or, when it cannot be indexed, `failed` with `kb_document_failed`).
+ * `kb_document_indexed` (or, when it cannot be indexed, `failed` with `kb_document_failed`). When the provider
+ * names an embeddings model, the chunks' vectors are computed before that transaction (embeddings.ts) and stored
+ * with them, and the document records the model.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
@@ -13,6 +15,7 @@ import { emitEvent } from "../events/emit.js";
 import type { JobHandler } from "../jobs/service.js";
 import { type Chunk, chunkText } from "./chunking.js";
 import * as docs from "./documents-repo.js";
+import { embedChunks, vectorLiteral, workerEmbedDeps } from "./embeddings.js";
 import { sha256 } from "./hash.js";
 import { htmlToText } from "./html-text.js";
 import { mediaText, pageAt } from "./media-source.js";
@@ -71,16 +74,18 @@ async function insertChunks(
   doc: docs.DocumentRow,
   chunks: Chunk[],
   pageStarts: number[] | null,
+  vectors: number[][] | undefined,
 ) {
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-    const rows: SQL[] = chunks.slice(i, i + INSERT_BATCH).map(
-      (c) =>
-        sql`(${tenantId}::uuid, ${doc.knowledgeBaseId}::uuid, ${doc.id}::uuid, ${c.position}, ${c.text}, ${c.start},
-               ${c.end}, ${c.tokenCount}, ${doc.language}, ${chunkVector(doc.language as Language, c.text)},
-               ${pageAt(pageStarts, c.start)}::integer)`,
-    );
+    const rows: SQL[] = chunks.slice(i, i + INSERT_BATCH).map((c, j) => {
+      const v = vectors?.[i + j];
+      return sql`(${tenantId}::uuid, ${doc.knowledgeBaseId}::uuid, ${doc.id}::uuid, ${c.position}, ${c.text},
+               ${c.start}, ${c.end}, ${c.tokenCount}, ${doc.language},
+               ${chunkVector(doc.language as Language, c.text)}, ${pageAt(pageStarts, c.start)}::integer,
+               ${v === undefined ? null : vectorLiteral(v)}::real[])`;
+    });
     await tx.execute(sql`INSERT INTO kb_chunks (tenant_id, knowledge_base_id, document_id, position, text,
-      start_offset, end_offset, token_count, language, tsv, page) VALUES ${sql.join(rows, sql`, `)}`);
+      start_offset, end_offset, token_count, language, tsv, page, embedding) VALUES ${sql.join(rows, sql`, `)}`);
   }
 }
 
@@ -117,6 +122,12 @@ export async function indexDocument(
     source.text === undefined
       ? []
       : chunkText(source.text, { maxTokens: kb.maxChunkTokens, overlap: kb.overlapTokens });
+  const embedded = await embedChunks(
+    workerEmbedDeps(ctx),
+    tenantId,
+    doc.courseId ?? kb.courseId,
+    chunks.map((c) => c.text),
+  );
   const event = {
     knowledgeBaseId: kbId,
     documentId: id,
@@ -132,7 +143,7 @@ export async function indexDocument(
     const waiting = before.status === "pending" || before.status === "processing" ? -1 : 0;
     const wasFailed = before.status === "failed" ? -1 : 0;
     if (source.text === undefined) {
-      await tx.execute(sql`UPDATE kb_documents SET status = 'failed', error = ${source.error}, chunk_count = 0,
+      await tx.execute(sql`UPDATE kb_documents SET status = 'failed', error = ${source.error}, chunk_count = 0, embedding_model = NULL,
         token_count = 0, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}`);
       await repo.adjustCounts(tx, tenantId, kbId, {
         chunks: -before.chunk_count,
@@ -148,12 +159,12 @@ export async function indexDocument(
       });
       return "failed";
     }
-    await insertChunks(tx, tenantId, doc, chunks, source.pageStarts ?? null);
+    await insertChunks(tx, tenantId, doc, chunks, source.pageStarts ?? null, embedded?.vectors);
     const tokens = chunks.reduce((n, c) => n + c.tokenCount, 0);
     const hash = sha256(source.text);
     await tx.execute(sql`UPDATE kb_documents SET status = 'ready', error = NULL, chunk_count = ${chunks.length},
-      token_count = ${tokens}, content_hash = ${hash}, indexed_at = now(), updated_at = now()
-      WHERE tenant_id = ${tenantId} AND id = ${id}`);
+      token_count = ${tokens}, content_hash = ${hash}, embedding_model = ${embedded?.model ?? null},
+      indexed_at = now(), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}`);
     await repo.adjustCounts(tx, tenantId, kbId, {
       chunks: chunks.length - before.chunk_count,
       tokens: tokens - before.token_count,

@@ -166,6 +166,7 @@ const DOCUMENT_EXAMPLE = {
   chunkCount: 4,
   tokenCount: 2_310,
   contentHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  embeddingModel: "text-embedding-3-small",
   indexedAt: "2026-03-02T09:30:00.000Z",
   createdAt: "2026-03-02T09:29:58.000Z",
 };
@@ -196,6 +197,11 @@ export const KbDocument = Type.Object(
       Type.String({ description: "SHA-256 of the indexed text (hex); the dedupe key of text documents." }),
       Type.Null(),
     ]),
+    embeddingModel: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The model the chunks' embeddings were computed with when indexed (the provider's `embeddingModel`); " +
+        "null: none (no embeddings model then, or the call could not be made): full-text rank alone.",
+    }),
     indexedAt: Type.Union([IsoDateTime, Type.Null()]),
     createdAt: IsoDateTime,
   },
@@ -269,7 +275,16 @@ export const AddedDocuments = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        data: [{ ...DOCUMENT_EXAMPLE, status: "pending", chunkCount: 0, tokenCount: 0, indexedAt: null }],
+        data: [
+          {
+            ...DOCUMENT_EXAMPLE,
+            status: "pending",
+            chunkCount: 0,
+            tokenCount: 0,
+            embeddingModel: null,
+            indexedAt: null,
+          },
+        ],
         jobId: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
       },
     ],
