@@ -13,6 +13,7 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { createOutboundClient } from "../../platform/outbound/client.js";
 import { type AiDeps, type EmbeddingResult, embed } from "../ai/client.js";
 import { type ResolvedProvider, resolveProvider } from "../ai/provider.js";
+import { findSettings } from "../ai/provider-repo.js";
 import { recordCall } from "../ai-analytics/ledger.js";
 import { type Caller, chargeOf, reserve, settle } from "../ai-limits/reserve.js";
 
@@ -97,8 +98,14 @@ const skippable = (err: unknown) =>
   err instanceof AppError &&
   ["rate_limit_exceeded", "ai_limit_unverifiable", "ai_provider_error"].includes(err.code);
 
-/** The provider and its embeddings model, when the institution has both. */
+/**
+ * The provider and its embeddings model, when the institution has both. Without a model nothing is opened, so a
+ * plain search never reads the provider's key.
+ */
 export async function embeddingProvider(ctx: AppContext, tenantId: string) {
+  const settings = await findSettings(ctx.database.db, tenantId);
+  const model = settings === undefined ? ctx.config.ai.environment?.embeddingModel : settings.embeddingModel;
+  if (model == null) return undefined;
   const provider = await resolveProvider(ctx, tenantId);
   if (provider?.embeddingModel == null) return undefined;
   return { provider, model: provider.embeddingModel };

@@ -163,6 +163,13 @@ describe("embeddings and the hybrid rank", () => {
     expect(await ledger(none)).toEqual([]);
     const docs = (await as(none)("GET", `/rag/knowledge-bases/${kbNone}/documents`)).json().data;
     expect(docs.every((d: { embeddingModel: null }) => d.embeddingModel === null)).toBe(true);
+    // Without a model the provider's key is never opened: a key that no longer opens does not break search.
+    await h.database.db.execute(
+      sql`UPDATE ai_provider_settings SET api_key = 'v1:broken' WHERE tenant_id = ${plain.id}`,
+    );
+    const unsealed = await search(plain, kbPlain);
+    expect(unsealed.statusCode, unsealed.body).toBe(200);
+    expect(strip(unsealed.json())).toEqual(strip(fromNone));
   });
 
   it("ranks chunks embedded by no model or another by full text, without an embeddings call", async () => {
