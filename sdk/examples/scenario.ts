@@ -35,7 +35,9 @@ export async function scenario(
   }
 
   // Create: a published course and a student.
-  const course = await aula.courses.create({ body: { title: "Introdução à Programação", status: "published" } });
+  const course = await aula.courses.create({
+    body: { title: "Introdução à Programação", status: "published" },
+  });
   const student = await aula.users.create({
     body: { name: "Bruno Lima", email: `bruno.${Date.now()}@example.test`, role: "student" },
   });

@@ -35,7 +35,8 @@ describe("the SDK's generated sources", () => {
     const document = await servedDocument();
     const operations = operationsOf(document);
     const counted = Object.values(document.paths as Record<string, Record<string, unknown>>).reduce(
-      (n, item) => n + Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).length,
+      (n, item) =>
+        n + Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).length,
       0,
     );
     expect(operations).toHaveLength(counted);
@@ -49,7 +50,9 @@ describe("the SDK's generated sources", () => {
 
 describe("the SDK's sources", () => {
   it("import nothing from the server: only each other", () => {
-    const files = readdirSync(SOURCES, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const files = readdirSync(SOURCES, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       const text = readFileSync(new URL(file, SOURCES), "utf8");

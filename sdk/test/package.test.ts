@@ -54,13 +54,21 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "aula-sdk-"));
   receiver = await startReceiver();
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: SDK });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as { filename: string; files: PackedFile[] }[];
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
+    filename: string;
+    files: PackedFile[];
+  }[];
   if (packed === undefined) throw new Error("npm pack printed nothing");
   files = packed.files.map((f) => f.path).sort();
   const project = join(work, "project");
   await run("mkdir", ["-p", project]);
-  await writeFile(join(project, "package.json"), JSON.stringify({ name: "integrator", private: true, type: "module" }));
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: project });
+  await writeFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "integrator", private: true, type: "module" }),
+  );
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], {
+    cwd: project,
+  });
   await copyFile(join(SDK, "examples", "scenario.ts"), join(project, "scenario.ts"));
   await writeFile(join(project, "tsconfig.json"), JSON.stringify(STRICT_TSCONFIG));
 }, 180_000);
@@ -77,7 +85,9 @@ describe("the packed SDK", () => {
       expect(files).toContain(`dist/${file}.js`);
       expect(files).toContain(`dist/${file}.d.ts`);
     }
-    expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
+    expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual(
+      [],
+    );
   });
 
   it("compiles the typed scenario with tsc --strict and runs it against a live server", async () => {

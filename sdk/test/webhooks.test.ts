@@ -104,8 +104,8 @@ describe("verifyWebhook", () => {
     ];
     for (const refusal of refusals) await expect(refusal()).rejects.toBeInstanceOf(WebhookVerificationError);
     // During a rotation either secret verifies.
-    await expect(verifyWebhook(delivery.body, delivery.headers, [other.signingSecret, secret])).resolves.toMatchObject(
-      { type: "course_created" },
-    );
+    await expect(
+      verifyWebhook(delivery.body, delivery.headers, [other.signingSecret, secret]),
+    ).resolves.toMatchObject({ type: "course_created" });
   });
 });
