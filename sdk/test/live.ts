@@ -2,10 +2,10 @@
  * The SDK's tests talk to the real app listening on an ephemeral port. A tenant is reached by its host name
  * (`<slug>.localhost:<port>`) exactly as in production; since this machine's resolver does not answer
  * `*.localhost`, the tests' `fetch` connects every such name to 127.0.0.1 and leaves the URL (and so the Host
- * header) as it is.
+ * header) as it is. The agent is shared by the test files of a worker (they share modules) and not closed:
+ * each server closes its connections when it stops.
  */
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
-import { afterAll } from "vitest";
 import type { Harness, TestTenant } from "../../src/test-support/harness.js";
 import type { AulaOptions } from "../src/index.js";
 
@@ -17,7 +17,6 @@ const agent = new Agent({
       callback,
     ),
 });
-afterAll(() => agent.close());
 
 /** `fetch` that reaches `*.localhost` on this machine. */
 export const localFetch: NonNullable<AulaOptions["fetch"]> = (input, init) =>
