@@ -7,7 +7,14 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { useApi } from "../../src/test-support/api.js";
 import { makeKey, UNLIMITED_KEY } from "../../src/test-support/harness.js";
-import { type Aula, AulaError, type AulaOptions, createAula, type Item } from "../src/index.js";
+import {
+  type Aula,
+  AulaConnectionError,
+  AulaError,
+  type AulaOptions,
+  createAula,
+  type Item,
+} from "../src/index.js";
 import { listen, localFetch, originOf } from "./live.js";
 
 interface Sent {
@@ -38,7 +45,18 @@ const { h, tenants } = useApi({
   // Sign-in allows one failure a second per e-mail: a second attempt at once is a 429 with Retry-After: 1.
   env: { LOGIN_MAX_PER_EMAIL: "1", LOGIN_WINDOW_SECONDS: "1" },
   harness: {
-    routes: (app) =>
+    routes: (app) => {
+      app.get(
+        "/api/institution/sdk-slow",
+        {
+          schema: { hide: true },
+          config: { access: { kind: "authenticated", auth: ["key"], scope: "courses:read" } },
+        },
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return { slow: true };
+        },
+      );
       app.post(
         "/api/institution/sdk-flaky",
         {
@@ -50,7 +68,8 @@ const { h, tenants } = useApi({
           if (flakyCalls === 1) throw new Error("the first attempt fails");
           return { calls: flakyCalls };
         },
-      ),
+      );
+    },
   },
 });
 const [t] = tenants;
@@ -194,6 +213,37 @@ describe("retries", () => {
     expect(users.data.map((u) => u.email)).toContain(t.adminEmail);
     await session.auth.logout();
     await expect(session.users.list()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+  });
+
+  it("give up on attempts past timeoutMs (retried like lost connections), and stop at the caller's signal", async () => {
+    const log: Sent[] = [];
+    const apiKey = await makeKey(h, t, ["courses:read"]);
+    const hasty = createAula({
+      baseUrl: origin,
+      apiKey,
+      timeoutMs: 50,
+      maxRetries: 1,
+      fetch: recording(log),
+    });
+    const attempts: string[] = [];
+    const counting: NonNullable<AulaOptions["fetch"]> = (input, init) => {
+      attempts.push(input);
+      return localFetch(input, init);
+    };
+    const timed = createAula({ baseUrl: origin, apiKey, timeoutMs: 50, maxRetries: 1, fetch: counting });
+    await expect(timed.request("GET", "/api/institution/sdk-slow")).rejects.toBeInstanceOf(
+      AulaConnectionError,
+    );
+    expect(attempts).toHaveLength(2);
+    const patient = await hasty.request("GET", "/api/institution/courses");
+    expect(patient.status).toBe(200);
+
+    const controller = new AbortController();
+    const aborted = createAula({ baseUrl: origin, apiKey, fetch: counting });
+    const pending = aborted.request("GET", "/api/institution/sdk-slow", { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("the caller gave up")), 50);
+    await expect(pending).rejects.toThrow("the caller gave up");
+    expect(attempts).toHaveLength(3);
   });
 
   it("throw a 429 whose wait is past maxRetryDelayMs, with retryAfter and the key's window", async () => {
