@@ -82,8 +82,13 @@ export async function measureReports(
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
+    let tick = 0;
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      if (++tick % 20 === 0) {
+        const m = process.memoryUsage();
+        console.log(`mem rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} ext ${mb(m.external)} ab ${mb(m.arrayBuffers)}`);
+      }
     }, 50);
     const t0 = performance.now();
     const posted = await request(`${base}/api/institution/reports`, {

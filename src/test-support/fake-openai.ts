@@ -1,8 +1,10 @@
 /**
- * A local stand-in for an OpenAI-compatible provider (`POST /v1/chat/completions`), on the test receiver: answers
- * with a fixed text and reported usage, streams it as Server-Sent Events when asked, and can be told to fail the
- * next requests (429 with Retry-After, 500) to exercise the client's retries. Test support only.
+ * A local stand-in for an OpenAI-compatible provider (`POST /v1/chat/completions`, `POST /v1/embeddings`), on the
+ * test receiver: answers with a fixed text and reported usage, streams it as Server-Sent Events when asked (slowly,
+ * or failing part-way, when told), embeds texts deterministically (fakeEmbedding), and can be told to fail the next
+ * requests (429 with Retry-After, 500) to exercise the client's retries. Test support only.
  */
+import { fakeEmbedding } from "./fake-embedding.js";
 import { type ReceivedRequest, type ReceiverAnswer, startReceiver } from "./receiver.js";
 
 export const FAKE_MODEL = "fake-model";
@@ -17,8 +19,14 @@ export interface FakeOpenAi {
   failNext(n: number, status: number, retryAfter?: number): void;
   /** Completion tokens the next answers report (default 5). */
   outputTokens: number;
-  /** The text the next (non-streamed) answers give; FAKE_ANSWER joined when unset. */
+  /** The text the next answers give (streamed a word at a time); FAKE_ANSWER when unset. */
   answer?: string;
+  /** Streams send this many deltas, then an error event instead of the rest. */
+  streamFailAfter?: number;
+  /** Milliseconds between a stream's events. */
+  streamDelayMs?: number;
+  /** Streams whose client closed the connection before their end. */
+  aborted: number;
   close(): Promise<void>;
 }
 
@@ -30,9 +38,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const failures: { status: number; retryAfter?: number }[] = [];
-  const fake = { outputTokens: 5 } as FakeOpenAi;
+  const fake = { outputTokens: 5, aborted: 0 } as FakeOpenAi;
   const respond = (request: ReceivedRequest): ReceiverAnswer => {
-    if (request.method !== "POST" || !request.url.endsWith("/v1/chat/completions")) {
+    const chat = request.url.endsWith("/v1/chat/completions");
+    if (request.method !== "POST" || !(chat || request.url.endsWith("/v1/embeddings"))) {
       return json(404, { error: { message: "not found" } });
     }
     if (request.headers.authorization !== `Bearer ${FAKE_KEY}`) {
@@ -44,6 +53,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         failure.retryAfter === undefined ? {} : { "retry-after": String(failure.retryAfter) };
       return json(failure.status, { error: { message: "scripted failure" } }, headers);
     }
+    if (!chat) return embeddings(request.body);
     const body = JSON.parse(request.body) as {
       model: string;
       messages: { content: string }[];
@@ -59,12 +69,34 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     if (body.stream === true) {
       const chunk = (delta: object, extra: object = {}) =>
         `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
-      const events = [
-        ...FAKE_ANSWER.map((text) => chunk({ content: text })),
-        `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`,
-        "data: [DONE]\n\n",
-      ];
-      return { status: 200, headers: { "content-type": "text/event-stream" }, body: events.join("") };
+      const pieces = fake.answer === undefined ? FAKE_ANSWER : fake.answer.split(/(?<= )/);
+      const failAfter = fake.streamFailAfter;
+      const events =
+        failAfter === undefined
+          ? [
+              ...pieces.map((text) => chunk({ content: text })),
+              `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`,
+              "data: [DONE]\n\n",
+            ]
+          : [
+              ...pieces.slice(0, failAfter).map((text) => chunk({ content: text })),
+              `data: ${JSON.stringify({ error: { message: "scripted mid-stream failure", type: "server_error" } })}\n\n`,
+            ];
+      const delay = fake.streamDelayMs ?? 0;
+      async function* paced() {
+        for (const e of events) {
+          if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+          yield e;
+        }
+      }
+      return {
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        pieces: paced(),
+        onAbort: () => {
+          fake.aborted += 1;
+        },
+      };
     }
     return json(200, {
       ...base,
@@ -77,6 +109,17 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         },
       ],
       usage,
+    });
+  };
+  const embeddings = (raw: string): ReceiverAnswer => {
+    const body = JSON.parse(raw) as { model: string; input: string | string[] };
+    const inputs = typeof body.input === "string" ? [body.input] : body.input;
+    const tokens = Math.ceil(inputs.reduce((n, t) => n + t.length, 0) / 4);
+    return json(200, {
+      object: "list",
+      model: body.model,
+      data: inputs.map((t, index) => ({ object: "embedding", index, embedding: fakeEmbedding(t) })),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
   };
   const receiver = await startReceiver({ respond });

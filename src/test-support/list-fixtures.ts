@@ -52,9 +52,6 @@ export const LISTS_ELSEWHERE: readonly string[] = [
   "/api/institution/calendar/events",
   // bench/leaderboard.ts reads page 1 at 1,000 and 100,000 learners (the standings' own index, no sort).
   "/api/institution/gamification/leaderboard",
-  // Not yet in the plan check (issue 25 point 4 ran out of time): newest first by (tenant, last_message_at, id)
-  // and one index per filter (user, course, feature, flagged) in 0063; totals capped.
-  "/api/institution/ai-analytics/conversations",
 ];
 
 /** The URL of `query`'s page 1 (or `page`) at `perPage`, with the seed's ids in the path and the query. */

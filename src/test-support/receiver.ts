@@ -3,7 +3,7 @@
  * to wait for what a background loop does. The receiver listens on 127.0.0.2 by default: the outbound policy
  * refuses loopback addresses, and tests allow that one address with `OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32"`.
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ReceivedRequest {
@@ -18,6 +18,10 @@ export interface ReceiverAnswer {
   status?: number;
   headers?: Record<string, string>;
   body?: string;
+  /** A body written piece by piece as it comes (instead of `body`); stopped when the client goes away. */
+  pieces?: AsyncIterable<string>;
+  /** Called when the client closed the connection before the pieces ended. */
+  onAbort?: () => void;
 }
 
 export interface ReceiverOptions {
@@ -36,6 +40,21 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>, onAbort?: () => void) {
+  let gone = false;
+  res.on("close", () => {
+    if (!res.writableFinished) {
+      gone = true;
+      onAbort?.();
+    }
+  });
+  for await (const piece of pieces) {
+    if (gone) return;
+    res.write(piece);
+  }
+  if (!gone) res.end();
+}
+
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const host = options.host ?? "127.0.0.2";
   const received: ReceivedRequest[] = [];
@@ -51,7 +70,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       };
       received.push(request);
       const answer = options.respond?.(request) ?? {};
-      res.writeHead(answer.status ?? 204, answer.headers).end(answer.body);
+      res.writeHead(answer.status ?? 204, answer.headers);
+      if (answer.pieces === undefined) res.end(answer.body);
+      else void writePieces(res, answer.pieces, answer.onAbort);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

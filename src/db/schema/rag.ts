@@ -54,6 +54,7 @@ export const kbDocuments = pgTable(
     chunkCount: integer("chunk_count").notNull().default(0),
     tokenCount: integer("token_count").notNull().default(0),
     contentHash: text("content_hash"),
+    embeddingModel: text("embedding_model"),
     indexedAt: isoTimestamp("indexed_at"),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),

@@ -49,3 +49,19 @@ export const tenantCounters = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.counter] })],
 );
+
+/**
+ * Counter changes waiting for their transaction's commit (migration 0067): written by aula_count_rows_at_commit
+ * under the transaction's id, moved into tenant_counters by a deferred trigger at commit. Empty between
+ * transactions.
+ */
+export const counterDeltas = pgTable(
+  "counter_deltas",
+  {
+    xact: bigint("xact", { mode: "number" }).notNull(),
+    tenantId: uuid("tenant_id").notNull(),
+    counter: text("counter").notNull(),
+    delta: bigint("delta", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ name: "counter_deltas_pk", columns: [t.xact, t.tenantId, t.counter] })],
+);

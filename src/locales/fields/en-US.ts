@@ -101,6 +101,9 @@ export const enUSFields = {
   "field.unknown_class": "Unknown class: {id}.",
   "field.unknown_media": "Unknown file: {id}.",
   "field.media_kind": "File {id} is not of kind {kind}.",
+  "field.media_not_indexable":
+    "File {id} ({contentType}) has no text to index: only PDF and plain-text files do.",
+  "field.media_too_large": "File {id} is larger than the {max} bytes a document may be.",
   "field.path_prerequisite": "Must be another course of this path: {id}.",
   "field.path_cycle": "Prerequisites must not form a cycle: {ids}.",
   "field.path_required_course": "A path needs at least one required course.",

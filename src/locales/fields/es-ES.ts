@@ -105,6 +105,9 @@ export const esESFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_class": "Clase desconocida: {id}.",
   "field.unknown_media": "Archivo desconocido: {id}.",
   "field.media_kind": "El archivo {id} no es de tipo {kind}.",
+  "field.media_not_indexable":
+    "El archivo {id} ({contentType}) no tiene texto que indexar: solo los PDF y los archivos de texto plano lo tienen.",
+  "field.media_too_large": "El archivo {id} supera los {max} bytes que puede tener un documento.",
   "field.path_prerequisite": "Debe ser otro curso de esta ruta: {id}.",
   "field.path_cycle": "Los prerrequisitos no deben formar un ciclo: {ids}.",
   "field.path_required_course": "Una ruta necesita al menos un curso obligatorio.",

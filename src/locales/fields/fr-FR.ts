@@ -105,6 +105,9 @@ export const frFRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_class": "Classe inconnue : {id}.",
   "field.unknown_media": "Fichier inconnu : {id}.",
   "field.media_kind": "Le fichier {id} n'est pas de type {kind}.",
+  "field.media_not_indexable":
+    "Le fichier {id} ({contentType}) n'a pas de texte à indexer : seuls les PDF et les fichiers texte en ont.",
+  "field.media_too_large": "Le fichier {id} dépasse les {max} octets qu'un document peut avoir.",
   "field.path_prerequisite": "Doit être un autre cours de ce parcours : {id}.",
   "field.path_cycle": "Les prérequis ne doivent pas former de cycle : {ids}.",
   "field.path_required_course": "Un parcours doit avoir au moins un cours obligatoire.",

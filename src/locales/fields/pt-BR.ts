@@ -106,6 +106,9 @@ export const ptBRFields: Readonly<Record<FieldMessageKey, string>> = {
   "field.unknown_class": "Turma desconhecida: {id}.",
   "field.unknown_media": "Arquivo desconhecido: {id}.",
   "field.media_kind": "O arquivo {id} não é do tipo {kind}.",
+  "field.media_not_indexable":
+    "O arquivo {id} ({contentType}) não tem texto para indexar: só arquivos PDF e de texto simples têm.",
+  "field.media_too_large": "O arquivo {id} é maior que os {max} bytes que um documento pode ter.",
   "field.path_prerequisite": "Deve ser outro curso desta trilha: {id}.",
   "field.path_cycle": "Os pré-requisitos não podem formar um ciclo: {ids}.",
   "field.path_required_course": "Uma trilha precisa de pelo menos um curso obrigatório.",

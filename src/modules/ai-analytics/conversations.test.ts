@@ -125,6 +125,41 @@ describe("AI conversations", () => {
     expect((await call("GET", "/ai-analytics/conversations?flagged=maybe")).statusCode).toBe(400);
   });
 
+  it("totals the list from counters kept at commit, through a flag and a deletion", async () => {
+    const student = await signedInUser(h, a, "student");
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await run(student.cookie)).json().conversationId);
+    const totalOf = async (query: string) =>
+      (await call("GET", `/ai-analytics/conversations?perPage=1&${query}`)).json().pagination.total;
+    const counted = async (where: ReturnType<typeof sql>) =>
+      (
+        await queryRows<{ n: number }>(
+          h.database.db,
+          sql`SELECT count(*)::int AS n FROM ai_conversations WHERE tenant_id = ${a.id} AND ${where}`,
+        )
+      )[0]?.n;
+    expect(await totalOf("")).toBe(await counted(sql`true`));
+    expect(await totalOf(`userId=${student.id}`)).toBe(2);
+    expect(await totalOf("feature=tutor_chat")).toBe(await counted(sql`feature = 'tutor_chat'`));
+    expect(await totalOf("flagged=true")).toBe(0);
+    await h.database.db.execute(
+      sql`UPDATE ai_conversations SET flagged = true WHERE tenant_id = ${a.id} AND id = ${ids[0]}`,
+    );
+    expect(await totalOf("flagged=true")).toBe(1);
+    expect(await totalOf("flagged=false")).toBe(await counted(sql`NOT flagged`));
+    await h.database.db.execute(
+      sql`DELETE FROM ai_conversations WHERE tenant_id = ${a.id} AND id = ${ids[0]}`,
+    );
+    expect(await totalOf("flagged=true")).toBe(0);
+    expect(await totalOf(`userId=${student.id}`)).toBe(1);
+    expect(await totalOf("")).toBe(await counted(sql`true`));
+    const pending = await queryRows<{ n: number }>(
+      h.database.db,
+      sql`SELECT count(*)::int AS n FROM counter_deltas`,
+    );
+    expect(pending[0]?.n).toBe(0);
+  });
+
   it("never shows another institution's conversations", async () => {
     const student = await signedInUser(h, a, "student");
     const conversationId = (await run(student.cookie)).json().conversationId;

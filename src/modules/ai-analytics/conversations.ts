@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
+import { readCounter } from "../../db/counters.js";
 import { queryRows } from "../../db/rows.js";
 import { type Keyring, openSecret, sealSecret } from "../../platform/crypto/secret-box.js";
 import { AppError, notFound } from "../../platform/errors/app-error.js";
@@ -13,6 +14,7 @@ import {
   type CappedTotal,
   cappedPageEnvelope,
   capTotal,
+  exactTotal,
   TOTAL_CAP,
   totalFromPage,
 } from "../../platform/pagination/capped.js";
@@ -110,6 +112,22 @@ async function capped(db: Executor, from: SQL): Promise<CappedTotal> {
   return capTotal(row?.n ?? 0);
 }
 
+/**
+ * The counter (migration 0067, written at commit) that answers the filter: none or one of user, course, feature and
+ * flag, without a time window. Other combinations count up to the cap.
+ */
+function conversationsCounter(q: ListConversationsInput): string | undefined {
+  if (q.from !== undefined || q.to !== undefined) return undefined;
+  const given = [
+    q.userId === undefined ? undefined : `user_id:${q.userId.toLowerCase()}`,
+    q.courseId === undefined ? undefined : `course_id:${q.courseId.toLowerCase()}`,
+    q.feature === undefined ? undefined : `feature:${q.feature}`,
+    q.flagged === undefined ? undefined : `flagged:${q.flagged}`,
+  ].filter((bucket) => bucket !== undefined);
+  if (given.length > 1) return undefined;
+  return given[0] === undefined ? "ai_conversations" : `ai_conversations:${given[0]}`;
+}
+
 /** Newest activity first; each filter walks its own (tenant, filter, last_message_at, id) index. */
 export async function listConversations(db: Executor, tenantId: string, q: ListConversationsInput) {
   const w = pageWindow(q);
@@ -125,9 +143,12 @@ export async function listConversations(db: Executor, tenantId: string, q: ListC
     db,
     sql`${SELECT} WHERE ${where} ${order} LIMIT ${w.limit} OFFSET ${w.offset}`,
   );
+  const counter = conversationsCounter(q);
   const total =
     totalFromPage(w, rows) ??
-    (await capped(db, sql`SELECT 1 FROM ai_conversations c WHERE ${where} ${order}`));
+    (counter === undefined
+      ? await capped(db, sql`SELECT 1 FROM ai_conversations c WHERE ${where} ${order}`)
+      : exactTotal(await readCounter(db, tenantId, counter)));
   return cappedPageEnvelope(rows.map(numbers), total, w);
 }
 

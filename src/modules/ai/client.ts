@@ -78,16 +78,21 @@ export async function complete(
 
 /**
  * Opens a streamed completion (the retries happen before the first byte); `deltas` then yields the text as it
- * comes and `usage()` says what the provider reported at the end.
+ * comes and `usage()` says what the provider reported at the end. Aborting `signal` closes the provider's
+ * connection: `deltas` then ends (the SDK ends an aborted stream without an error; the caller knows it aborted).
  */
-export async function openStream(deps: AiDeps, provider: ResolvedProvider, request: ChatRequest) {
+export async function openStream(
+  deps: AiDeps,
+  provider: ResolvedProvider,
+  request: ChatRequest,
+  signal?: AbortSignal,
+) {
   let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
   try {
-    stream = await sdk(deps, provider).chat.completions.create({
-      ...body(request),
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+    stream = await sdk(deps, provider).chat.completions.create(
+      { ...body(request), stream: true, stream_options: { include_usage: true } },
+      signal === undefined ? {} : { signal },
+    );
   } catch (err) {
     throw providerError(err);
   }
@@ -109,4 +114,41 @@ export async function openStream(deps: AiDeps, provider: ResolvedProvider, reque
     }
   }
   return { deltas: deltas(), usage: () => usage };
+}
+
+export interface EmbeddingResult {
+  /** One vector per input, in the inputs' order. */
+  vectors: number[][];
+  model: string;
+  /** Tokens of the inputs, as the provider reported them. */
+  inputTokens: number;
+  reported: boolean;
+}
+
+/** One call of the provider's embeddings endpoint for a batch of inputs (floats, not the SDK's base64 default). */
+export async function embed(
+  deps: AiDeps,
+  provider: ResolvedProvider,
+  model: string,
+  inputs: string[],
+): Promise<EmbeddingResult> {
+  try {
+    const answer = await sdk(deps, provider).embeddings.create({
+      model,
+      input: inputs,
+      encoding_format: "float",
+    });
+    const byIndex = new Map(answer.data.map((item) => [item.index, item.embedding]));
+    const vectors = inputs.map((_, i) => byIndex.get(i) ?? []);
+    if (vectors.some((v) => v.length === 0))
+      throw new Error("the provider answered no embedding for an input");
+    return {
+      vectors,
+      model: answer.model || model,
+      inputTokens: answer.usage?.prompt_tokens ?? 0,
+      reported: answer.usage !== undefined,
+    };
+  } catch (err) {
+    throw providerError(err);
+  }
 }

@@ -17,6 +17,10 @@ export const ProviderSettings = Type.Object(
     baseUrl: Type.Union([Type.String(), Type.Null()], { description: "The institution's endpoint only." }),
     defaultModel: Type.Union([Type.String(), Type.Null()]),
     models: Type.Array(Type.String()),
+    embeddingModel: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The embeddings model knowledge bases use for their hybrid rank (null: full-text rank alone).",
+    }),
     apiKeyFingerprint: Type.Union([Type.String(), Type.Null()], {
       description: "Tells two keys apart; the key itself is never returned.",
     }),
@@ -31,6 +35,7 @@ export const ProviderSettings = Type.Object(
         baseUrl: "https://api.openai.com/v1",
         defaultModel: "gpt-4o-mini",
         models: ["gpt-4o-mini"],
+        embeddingModel: "text-embedding-3-small",
         apiKeyFingerprint: "0123456789abcdef",
         updatedAt: "2026-11-27T12:00:00.000Z",
       },
@@ -48,6 +53,13 @@ export const PutProviderBody = Type.Object(
     apiKey: Type.String({ minLength: 1, maxLength: 500, description: "Write-only; stored encrypted." }),
     defaultModel: ModelName,
     models: Type.Optional(Type.Array(ModelName, { maxItems: 50, uniqueItems: true })),
+    embeddingModel: Type.Optional(
+      Type.Union([ModelName, Type.Null()], {
+        description:
+          "An embeddings model of the provider (`POST …/embeddings`): knowledge bases then store a vector per " +
+          "chunk when indexing and search re-ranks its full-text candidates by meaning as well. Absent or null: none.",
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -19,6 +19,8 @@ export interface ResolvedProvider {
   defaultModel: string;
   /** The models a prompt may name; the default model is always one. */
   models: string[];
+  /** The model whose embeddings give knowledge bases a hybrid rank (modules/rag/embeddings.ts); null: none. */
+  embeddingModel: string | null;
 }
 
 export interface ProviderSettingsInput {
@@ -26,6 +28,7 @@ export interface ProviderSettingsInput {
   apiKey: string;
   defaultModel: string;
   models?: string[];
+  embeddingModel?: string | null;
 }
 
 export interface ProviderView {
@@ -34,6 +37,7 @@ export interface ProviderView {
   baseUrl: string | null;
   defaultModel: string | null;
   models: string[];
+  embeddingModel: string | null;
   apiKeyFingerprint: string | null;
   updatedAt: string | null;
 }
@@ -52,6 +56,7 @@ export async function resolveProvider(
       apiKey: openSecret(row.apiKey, keyringOf(ctx.config), keyContext(tenantId)),
       defaultModel: row.defaultModel,
       models: row.models,
+      embeddingModel: row.embeddingModel,
     };
   }
   const env = ctx.config.ai.environment;
@@ -62,6 +67,7 @@ export async function resolveProvider(
     apiKey: env.apiKey,
     defaultModel: env.model,
     models: [env.model],
+    embeddingModel: env.embeddingModel ?? null,
   };
 }
 
@@ -81,6 +87,7 @@ export async function viewProvider(ctx: AppContext, tenantId: string): Promise<P
       baseUrl: row.baseUrl,
       defaultModel: row.defaultModel,
       models: row.models,
+      embeddingModel: row.embeddingModel,
       apiKeyFingerprint: row.apiKeyFingerprint,
       updatedAt: row.updatedAt,
     };
@@ -93,6 +100,7 @@ export async function viewProvider(ctx: AppContext, tenantId: string): Promise<P
     baseUrl: null,
     defaultModel: env?.model ?? null,
     models: env === undefined ? [] : [env.model],
+    embeddingModel: env?.embeddingModel ?? null,
     apiKeyFingerprint: null,
     updatedAt: null,
   };
@@ -111,6 +119,7 @@ export async function putProvider(ctx: AppContext, tenantId: string, input: Prov
     apiKeyFingerprint: fingerprint(input.apiKey),
     defaultModel: input.defaultModel,
     models,
+    embeddingModel: input.embeddingModel ?? null,
   });
   return viewProvider(ctx, tenantId);
 }

@@ -2,9 +2,11 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { queryRows } from "../../db/rows.js";
 import { notFound, validationError } from "../../platform/errors/app-error.js";
-import { cappedPageEnvelope, capTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
+import { cappedPageEnvelope, exactTotal, TOTAL_CAP } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import type { Period, SettingsRecord, StandingScope } from "./schemas.js";
+
+const STANDINGS_WINDOW_COUNTER = "gamification_standings:scope+scope_id+period+window_start";
 
 /** Who reads: staff see every name; a student sees what the leaderboard's privacy setting lets it see. */
 export type Viewer = { kind: "staff" } | { kind: "learner"; userId: string };
@@ -46,7 +48,7 @@ async function scopeIdOf(
 /**
  * One page of a leaderboard: a range of the window's rows in (points desc, user) order, read through the
  * standings' own index, so page 1 costs the same at 100 learners or 100,000. Equal points are ordered by user id;
- * `rank` is the position in that order. Totals count up to the cap.
+ * `rank` is the position in that order. The total is the window's counter, exact at any size.
  */
 export async function leaderboard(
   db: Executor,
@@ -76,10 +78,12 @@ export async function leaderboard(
       JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id
       WHERE ${where} ORDER BY s.points DESC, s.user_id LIMIT ${window.limit} OFFSET ${window.offset}`,
   );
+  // The window's counter (migration 0067), named as aula_count_rows_at_commit names its bucket.
   const [count] = await queryRows<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM gamification_standings s WHERE ${where}
-      ORDER BY s.points DESC, s.user_id LIMIT ${TOTAL_CAP + 1}) c`,
+    sql`SELECT value::int AS n FROM tenant_counters WHERE tenant_id = ${tenantId}
+      AND counter = ${`${STANDINGS_WINDOW_COUNTER}:${scope}:${scopeId.toLowerCase()}:${period}:`}
+        || (to_jsonb(${windowStart(tenantId, period)}) #>> '{}')`,
   );
   const hide = viewer.kind === "learner" && settings.leaderboard.anonymize;
   const data = rows.map((row, i) => {
@@ -93,7 +97,7 @@ export async function leaderboard(
       me,
     };
   });
-  return cappedPageEnvelope(data, capTotal(count?.n ?? 0), window);
+  return cappedPageEnvelope(data, exactTotal(count?.n ?? 0), window);
 }
 
 /**

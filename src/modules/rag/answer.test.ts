@@ -78,7 +78,7 @@ it("answers through the provider from the chunks found, citing the ones it used,
   const plain = await call("POST", `/rag/knowledge-bases/${kbId}/search`, { query: "fotossíntese" });
   expect(plain.json().answer).toBeUndefined();
   const empty = await call("POST", `/rag/knowledge-bases/${kbId}/search`, { query: "zzzz", answer: true });
-  expect(empty.json()).toEqual({ data: [], answer: null });
+  expect(empty.json()).toEqual({ rank: "text", data: [], answer: null });
   expect(fake.received.length).toBe(before + 1);
 });
 

@@ -11,14 +11,15 @@ import type { AppContext } from "../../platform/context.js";
 import { type AiDeps, type ChatRequest, type ChatResult, complete } from "../ai/client.js";
 import { requireProvider } from "../ai/provider.js";
 import { recordCall } from "../ai-analytics/ledger.js";
-import { type Caller, chargeOf, reserve, settle } from "../ai-limits/reserve.js";
+import { chargeOf, reserve, settle } from "../ai-limits/reserve.js";
+import { callerOf } from "./embeddings.js";
 import type { SearchResultRecord } from "./search-schemas.js";
 
 export interface AnswerDeps extends AiDeps {
   ctx: AppContext;
 }
 
-const MAX_OUTPUT_TOKENS = 1024;
+export const MAX_OUTPUT_TOKENS = 1024;
 /** The sources' text sent to the model, at most: the prompt (and the reservation) stays bounded whatever topK. */
 const MAX_CONTEXT_CHARS = 32_000;
 const MESSAGE_OVERHEAD = 16;
@@ -26,9 +27,6 @@ const MESSAGE_OVERHEAD = 16;
 const INSTRUCTIONS =
   "Answer the question using only the numbered sources below, in the language of the question. Cite every " +
   "source you use with its number in square brackets, like [1]. If the sources do not hold the answer, say so.";
-
-const callerOf = (p: Principal): Caller =>
-  p.kind === "session" ? { userId: p.userId, role: p.role } : { userId: null, role: null };
 
 /** The numbered sources, cut to MAX_CONTEXT_CHARS; answers the text and how many sources it holds. */
 function sourcesOf(results: SearchResultRecord[]): { text: string; count: number } {
@@ -54,7 +52,8 @@ export function citedIndexes(text: string, count: number): number[] {
   return cited;
 }
 
-export async function answerFrom(
+/** The request, its bound and the reservation: what both the plain and the streamed answer start with. */
+export async function prepareAnswer(
   deps: AnswerDeps,
   tenantId: string,
   principal: Principal,
@@ -62,7 +61,6 @@ export async function answerFrom(
   question: string,
   results: SearchResultRecord[],
 ) {
-  const db = deps.ctx.database.db;
   const provider = await requireProvider(deps.ctx, tenantId);
   const sources = sourcesOf(results);
   const request: ChatRequest = {
@@ -74,47 +72,87 @@ export async function answerFrom(
     maxOutputTokens: MAX_OUTPUT_TOKENS,
   };
   // A token covers at least one byte of UTF-8: the bytes bound the input's tokens.
-  const bound =
-    request.messages.reduce((n, m) => n + Buffer.byteLength(m.content, "utf8") + MESSAGE_OVERHEAD, 0) +
-    MAX_OUTPUT_TOKENS;
+  const inputBound = request.messages.reduce(
+    (n, m) => n + Buffer.byteLength(m.content, "utf8") + MESSAGE_OVERHEAD,
+    0,
+  );
   const caller = callerOf(principal);
-  const reservation = await reserve(db, tenantId, caller, courseId, bound);
-  let answer: ChatResult | undefined;
-  try {
-    answer = await complete(deps, provider, request);
-  } finally {
-    const reported = answer?.reported === true;
-    const inputTokens = answer === undefined ? 0 : reported ? answer.inputTokens : bound - MAX_OUTPUT_TOKENS;
-    const outputTokens = answer === undefined ? 0 : reported ? answer.outputTokens : MAX_OUTPUT_TOKENS;
-    await db.transaction(async (tx) => {
-      if (reservation !== undefined) {
-        await settle(tx, reservation, chargeOf(reservation.unit, inputTokens + outputTokens));
-      }
-      await recordCall(tx, {
-        tenantId,
-        userId: caller.userId,
-        courseId,
-        promptId: null,
-        feature: "rag_search",
-        model: answer?.model ?? request.model,
-        outcome: answer === undefined ? "failed" : "completed",
-        inputTokens,
-        outputTokens,
-      });
+  const reservation = await reserve(
+    deps.ctx.database.db,
+    tenantId,
+    caller,
+    courseId,
+    inputBound + MAX_OUTPUT_TOKENS,
+  );
+  return { tenantId, courseId, provider, sources, request, inputBound, caller, reservation, results };
+}
+
+export type PreparedAnswer = Awaited<ReturnType<typeof prepareAnswer>>;
+
+export interface AnswerUsage {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Settles the reservation with `usage` (nothing for a failed call) and writes the ledger, in one transaction. */
+export async function settleAnswer(
+  deps: AnswerDeps,
+  p: PreparedAnswer,
+  usage: AnswerUsage | undefined,
+  outcome: "completed" | "failed",
+) {
+  const inputTokens = usage?.inputTokens ?? 0;
+  const outputTokens = usage?.outputTokens ?? 0;
+  await deps.ctx.database.db.transaction(async (tx) => {
+    const r = p.reservation;
+    if (r !== undefined) await settle(tx, r, chargeOf(r.unit, inputTokens + outputTokens));
+    await recordCall(tx, {
+      tenantId: p.tenantId,
+      userId: p.caller.userId,
+      courseId: p.courseId,
+      promptId: null,
+      feature: "rag_search",
+      model: usage?.model ?? p.request.model,
+      outcome,
+      inputTokens,
+      outputTokens,
     });
+  });
+  return { inputTokens, outputTokens, credits: Math.ceil((inputTokens + outputTokens) / 1000) };
+}
+
+/** What a completed call used: as reported, or at the bound when the provider reported nothing. */
+export const usageOf = (p: PreparedAnswer, u: Omit<ChatResult, "text">): AnswerUsage => ({
+  model: u.model,
+  inputTokens: u.reported ? u.inputTokens : p.inputBound,
+  outputTokens: u.reported ? u.outputTokens : MAX_OUTPUT_TOKENS,
+});
+
+/** The results the answer's [n] markers cite. */
+export function citationsOf(p: PreparedAnswer, text: string) {
+  return citedIndexes(text, p.sources.count).map((n) => {
+    const r = p.results[n - 1] as SearchResultRecord;
+    return { source: n, chunkId: r.chunkId, documentId: r.documentId, ...r.citation };
+  });
+}
+
+export async function answerFrom(
+  deps: AnswerDeps,
+  tenantId: string,
+  principal: Principal,
+  courseId: string | null,
+  question: string,
+  results: SearchResultRecord[],
+) {
+  const p = await prepareAnswer(deps, tenantId, principal, courseId, question, results);
+  let answer: ChatResult;
+  try {
+    answer = await complete(deps, p.provider, p.request);
+  } catch (err) {
+    await settleAnswer(deps, p, undefined, "failed");
+    throw err;
   }
-  const cited = citedIndexes(answer.text, sources.count);
-  const usage = {
-    inputTokens: answer.reported ? answer.inputTokens : bound - MAX_OUTPUT_TOKENS,
-    outputTokens: answer.reported ? answer.outputTokens : MAX_OUTPUT_TOKENS,
-  };
-  return {
-    text: answer.text,
-    model: answer.model,
-    citations: cited.map((n) => {
-      const r = results[n - 1] as SearchResultRecord;
-      return { source: n, chunkId: r.chunkId, documentId: r.documentId, ...r.citation };
-    }),
-    usage: { ...usage, credits: Math.ceil((usage.inputTokens + usage.outputTokens) / 1000) },
-  };
+  const usage = await settleAnswer(deps, p, usageOf(p, answer), "completed");
+  return { text: answer.text, model: answer.model, citations: citationsOf(p, answer.text), usage };
 }

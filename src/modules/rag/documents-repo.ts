@@ -19,6 +19,7 @@ export const documentColumns = {
   chunkCount: d.chunkCount,
   tokenCount: d.tokenCount,
   contentHash: d.contentHash,
+  embeddingModel: d.embeddingModel,
   indexedAt: d.indexedAt,
   createdAt: d.createdAt,
 };
@@ -63,14 +64,19 @@ export async function findDocument(
   return rows[0] as DocumentRow | undefined;
 }
 
-/** The documents already holding these texts (by hash) or lessons, in one knowledge base. */
+/** The documents already holding these texts (by hash), lessons or files, in one knowledge base. */
 export async function existingDocuments(
   db: Executor,
   tenantId: string,
   kbId: string,
-  keys: { hashes: string[]; lessonIds: string[] },
+  keys: { hashes: string[]; lessonIds: string[]; mediaIds: string[] },
 ): Promise<DocumentRow[]> {
-  if (keys.hashes.length === 0 && keys.lessonIds.length === 0) return [];
+  if (keys.hashes.length === 0 && keys.lessonIds.length === 0 && keys.mediaIds.length === 0) return [];
+  const ids = (type: string, list: string[]) =>
+    sql`(${d.sourceType} = ${type} AND ${d.sourceId}::text IN (${sql.join(
+      [...list, ""].map((l) => sql`${l}`),
+      sql`, `,
+    )}))`;
   const rows = await db
     .select(documentColumns)
     .from(d)
@@ -81,10 +87,7 @@ export async function existingDocuments(
         sql`((${d.sourceType} = 'text' AND ${d.contentHash} IN (${sql.join(
           [...keys.hashes, ""].map((h) => sql`${h}`),
           sql`, `,
-        )})) OR (${d.sourceType} = 'lesson' AND ${d.sourceId}::text IN (${sql.join(
-          [...keys.lessonIds, ""].map((l) => sql`${l}`),
-          sql`, `,
-        )})))`,
+        )})) OR ${ids("lesson", keys.lessonIds)} OR ${ids("media", keys.mediaIds)})`,
       ),
     );
   return rows as DocumentRow[];

@@ -6,6 +6,7 @@ import type { Actor } from "../events/actor.js";
 import { enqueueJob } from "../jobs/service.js";
 import * as docs from "./documents-repo.js";
 import { sha256 } from "./hash.js";
+import { lockMediaSources, mediaProblem } from "./media-source.js";
 import * as repo from "./repo.js";
 import type { AddDocumentsInput, DocumentInputType } from "./schemas.js";
 import { findKnowledgeBaseRow } from "./service.js";
@@ -28,7 +29,7 @@ export async function listDocuments(
   return cappedPageEnvelope(rows.map(docs.toDocumentRecord), exactTotal(Number(kb.documentCount)), window);
 }
 
-/** What each input needs (text or lesson, not both), checked before anything is read, every problem at once. */
+/** What each input needs (text, or a lesson's or file's id; not both), checked before anything is read. */
 function shapeDetails(inputs: DocumentInputType[], prefix: (i: number) => string): DetailKey[] {
   const details: DetailKey[] = [];
   inputs.forEach((input, i) => {
@@ -46,9 +47,37 @@ function shapeDetails(inputs: DocumentInputType[], prefix: (i: number) => string
   return details;
 }
 
+/** A document's dedupe key: `text:<sha-256>`, `lesson:<id>` or `media:<id>`. */
+const keyOf = (input: DocumentInputType) =>
+  input.sourceType === "text"
+    ? `text:${sha256(input.text as string)}`
+    : `${input.sourceType}:${(input.sourceId as string).toLowerCase()}`;
+const rowKey = (row: docs.DocumentRow) =>
+  row.sourceType === "text" ? `text:${row.contentHash}` : `${row.sourceType}:${row.sourceId}`;
+
+/** The documents holding these keys already. */
+function existing(tx: Executor, tenantId: string, kbId: string, keys: string[]) {
+  const of = (type: string) =>
+    keys.filter((k) => k.startsWith(`${type}:`)).map((k) => k.slice(type.length + 1));
+  return docs.existingDocuments(tx, tenantId, kbId, {
+    hashes: of("text"),
+    lessonIds: of("lesson"),
+    mediaIds: of("media"),
+  });
+}
+
+/** The ids the inputs of one source type name, lowercased, once each. */
+const idsOf = (inputs: DocumentInputType[], type: string) => [
+  ...new Set(
+    inputs.flatMap((x) =>
+      x.sourceType !== type || x.sourceId === undefined ? [] : [x.sourceId.toLowerCase()],
+    ),
+  ),
+];
+
 /**
  * Adds documents to a knowledge base and queues one indexing job for the new ones, in one transaction. A text
- * already in the knowledge base (same SHA-256), or a lesson already in it, is answered as the document it is.
+ * already in the knowledge base (same SHA-256), or a lesson or file already in it, is answered as the document it is.
  */
 export async function addDocuments(
   db: Executor,
@@ -67,42 +96,33 @@ export async function addDocuments(
     // Serialises additions to one knowledge base, so its counters and dedupe see each other.
     const kb = await repo.findKnowledgeBase(tx, tenantId, kbId, "no key update");
     if (kb === undefined) throw notFound();
-    const lessonIds = [
-      ...new Set(inputs.flatMap((x) => (x.sourceId === undefined ? [] : [x.sourceId.toLowerCase()]))),
-    ];
-    const lessons = new Map((await docs.findLessons(tx, tenantId, lessonIds)).map((l) => [l.id, l]));
+    const lessons = new Map(
+      (await docs.findLessons(tx, tenantId, idsOf(inputs, "lesson"))).map((l) => [l.id, l]),
+    );
+    const files = new Map(
+      (await lockMediaSources(tx, tenantId, idsOf(inputs, "media"))).map((f) => [f.id, f]),
+    );
     const details: DetailKey[] = [];
     inputs.forEach((input, i) => {
-      if (input.sourceType !== "lesson") return;
+      if (input.sourceType === "text") return;
       const id = (input.sourceId as string).toLowerCase();
+      const field = `${prefix(i)}sourceId`;
+      if (input.sourceType === "media") {
+        const problem = mediaProblem(files.get(id), id, field);
+        if (problem !== undefined) details.push(problem);
+        return;
+      }
       const lesson = lessons.get(id);
       if (lesson === undefined || (kb.courseId !== null && lesson.courseId !== kb.courseId)) {
-        details.push({ field: `${prefix(i)}sourceId`, key: "field.unknown_lesson", params: { id } });
+        details.push({ field, key: "field.unknown_lesson", params: { id } });
       } else if (lesson.type !== "text") {
-        details.push({
-          field: `${prefix(i)}sourceId`,
-          key: "field.not_for_lesson_type",
-          params: { type: lesson.type },
-        });
+        details.push({ field, key: "field.not_for_lesson_type", params: { type: lesson.type } });
       }
     });
     if (details.length > 0) throw new AppError("validation_failed", { details });
 
-    const keyOf = (input: DocumentInputType) =>
-      input.sourceType === "text"
-        ? `text:${sha256(input.text as string)}`
-        : `lesson:${(input.sourceId as string).toLowerCase()}`;
     const keys = inputs.map(keyOf);
-    const existing = await docs.existingDocuments(tx, tenantId, kbId, {
-      hashes: keys.filter((k) => k.startsWith("text:")).map((k) => k.slice(5)),
-      lessonIds: keys.filter((k) => k.startsWith("lesson:")).map((k) => k.slice(7)),
-    });
-    const byKey = new Map(
-      existing.map((row) => [
-        row.sourceType === "text" ? `text:${row.contentHash}` : `lesson:${row.sourceId}`,
-        row,
-      ]),
-    );
+    const byKey = new Map((await existing(tx, tenantId, kbId, keys)).map((row) => [rowKey(row), row]));
     const fresh = new Map<string, DocumentInputType>();
     inputs.forEach((input, i) => {
       const key = keys[i] as string;
@@ -111,13 +131,15 @@ export async function addDocuments(
     const inserted = await docs.insertDocuments(
       tx,
       [...fresh.entries()].map(([key, input]) => {
-        const lesson = input.sourceId === undefined ? undefined : lessons.get(input.sourceId.toLowerCase());
+        const id = input.sourceId?.toLowerCase();
+        const lesson = input.sourceType === "lesson" && id !== undefined ? lessons.get(id) : undefined;
+        const file = input.sourceType === "media" && id !== undefined ? files.get(id) : undefined;
         return {
           tenantId,
           knowledgeBaseId: kbId,
           sourceType: input.sourceType,
-          sourceId: lesson?.id ?? null,
-          title: input.title ?? lesson?.title ?? titleOf(input.text ?? ""),
+          sourceId: lesson?.id ?? file?.id ?? null,
+          title: input.title ?? lesson?.title ?? file?.filename ?? titleOf(input.text ?? ""),
           language: input.language ?? "pt",
           text: input.text ?? null,
           courseId: lesson?.courseId ?? kb.courseId,
@@ -126,18 +148,11 @@ export async function addDocuments(
         };
       }),
     );
-    for (const row of inserted) {
-      byKey.set(row.sourceType === "text" ? `text:${row.contentHash}` : `lesson:${row.sourceId}`, row);
-    }
+    for (const row of inserted) byKey.set(rowKey(row), row);
     // A concurrent request may have added one of them between the read and the insert: read those back.
     const missing = keys.filter((k) => !byKey.has(k));
     if (missing.length > 0) {
-      const raced = await docs.existingDocuments(tx, tenantId, kbId, {
-        hashes: missing.filter((k) => k.startsWith("text:")).map((k) => k.slice(5)),
-        lessonIds: missing.filter((k) => k.startsWith("lesson:")).map((k) => k.slice(7)),
-      });
-      for (const row of raced)
-        byKey.set(row.sourceType === "text" ? `text:${row.contentHash}` : `lesson:${row.sourceId}`, row);
+      for (const row of await existing(tx, tenantId, kbId, missing)) byKey.set(rowKey(row), row);
     }
     let jobId: string | null = null;
     if (inserted.length > 0) {

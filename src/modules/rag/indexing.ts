@@ -1,8 +1,11 @@
 /**
  * Indexing, run by the worker as a job of type `kb_index` (the jobs queue, src/db/lease.ts): each document of the
- * job is read (a lesson's text from the lesson as it is now), chunked with its knowledge base's sizes, and its
+ * job is read (a lesson's text from the lesson as it is now, a file's extracted on a worker thread by
+ * media-source.ts), shown `processing` meanwhile, chunked with its knowledge base's sizes, and its
  * chunks replaced in one transaction with the document's status, the knowledge base's counters and
- * `kb_document_indexed` (or, when it cannot be indexed, `failed` with `kb_document_failed`).
+ * `kb_document_indexed` (or, when it cannot be indexed, `failed` with `kb_document_failed`). When the provider
+ * names an embeddings model, the chunks' vectors are computed before that transaction (embeddings.ts) and stored
+ * with them, and the document records the model.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
@@ -12,8 +15,10 @@ import { emitEvent } from "../events/emit.js";
 import type { JobHandler } from "../jobs/service.js";
 import { type Chunk, chunkText } from "./chunking.js";
 import * as docs from "./documents-repo.js";
+import { embedChunks, vectorLiteral, workerEmbedDeps } from "./embeddings.js";
 import { sha256 } from "./hash.js";
 import { htmlToText } from "./html-text.js";
+import { mediaText, pageAt } from "./media-source.js";
 import * as repo from "./repo.js";
 import { LANGUAGES, type Language } from "./schemas.js";
 
@@ -47,9 +52,15 @@ interface Payload {
 
 type Outcome = "indexed" | "failed" | "gone";
 
-/** The text to index, or why there is none. */
-async function sourceText(db: Executor, tenantId: string, doc: docs.DocumentRow & { text?: string | null }) {
+/** The text to index (with a PDF's page starts), or why there is none. */
+async function sourceText(
+  ctx: AppContext,
+  tenantId: string,
+  doc: docs.DocumentRow & { text?: string | null },
+): Promise<{ text: string; pageStarts?: number[] | null } | { error: string; text?: undefined }> {
+  const db = ctx.database.db;
   if (doc.sourceType === "text") return { text: doc.text ?? "" };
+  if (doc.sourceType === "media") return mediaText(db, ctx.config, tenantId, doc.sourceId as string);
   const [lesson] = await docs.findLessons(db, tenantId, [doc.sourceId as string]);
   if (lesson === undefined) return { error: "the lesson was deleted" };
   if (lesson.type !== "text") return { error: `a ${lesson.type} lesson has no text to index` };
@@ -57,15 +68,24 @@ async function sourceText(db: Executor, tenantId: string, doc: docs.DocumentRow 
   return { text: typeof body === "string" ? htmlToText(body) : "" };
 }
 
-async function insertChunks(tx: Executor, tenantId: string, doc: docs.DocumentRow, chunks: Chunk[]) {
+async function insertChunks(
+  tx: Executor,
+  tenantId: string,
+  doc: docs.DocumentRow,
+  chunks: Chunk[],
+  pageStarts: number[] | null,
+  vectors: number[][] | undefined,
+) {
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-    const rows: SQL[] = chunks.slice(i, i + INSERT_BATCH).map(
-      (c) =>
-        sql`(${tenantId}::uuid, ${doc.knowledgeBaseId}::uuid, ${doc.id}::uuid, ${c.position}, ${c.text}, ${c.start},
-               ${c.end}, ${c.tokenCount}, ${doc.language}, ${chunkVector(doc.language as Language, c.text)})`,
-    );
+    const rows: SQL[] = chunks.slice(i, i + INSERT_BATCH).map((c, j) => {
+      const v = vectors?.[i + j];
+      return sql`(${tenantId}::uuid, ${doc.knowledgeBaseId}::uuid, ${doc.id}::uuid, ${c.position}, ${c.text},
+               ${c.start}, ${c.end}, ${c.tokenCount}, ${doc.language},
+               ${chunkVector(doc.language as Language, c.text)}, ${pageAt(pageStarts, c.start)}::integer,
+               ${v === undefined ? null : vectorLiteral(v)}::real[])`;
+    });
     await tx.execute(sql`INSERT INTO kb_chunks (tenant_id, knowledge_base_id, document_id, position, text,
-      start_offset, end_offset, token_count, language, tsv) VALUES ${sql.join(rows, sql`, `)}`);
+      start_offset, end_offset, token_count, language, tsv, page, embedding) VALUES ${sql.join(rows, sql`, `)}`);
   }
 }
 
@@ -94,11 +114,20 @@ export async function indexDocument(
         WHERE tenant_id = ${tenantId} AND knowledge_base_id = ${kbId} AND id = ${id}`,
   );
   if (kb === undefined || doc === undefined) return "gone";
-  const source = await sourceText(db, tenantId, doc);
+  // Shown while the job reads and chunks it (it still counts as waiting in the knowledge base's counters).
+  await db.execute(sql`UPDATE kb_documents SET status = 'processing', updated_at = now()
+    WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'pending'`);
+  const source = await sourceText(ctx, tenantId, doc);
   const chunks =
     source.text === undefined
       ? []
       : chunkText(source.text, { maxTokens: kb.maxChunkTokens, overlap: kb.overlapTokens });
+  const embedded = await embedChunks(
+    workerEmbedDeps(ctx),
+    tenantId,
+    doc.courseId ?? kb.courseId,
+    chunks.map((c) => c.text),
+  );
   const event = {
     knowledgeBaseId: kbId,
     documentId: id,
@@ -114,7 +143,7 @@ export async function indexDocument(
     const waiting = before.status === "pending" || before.status === "processing" ? -1 : 0;
     const wasFailed = before.status === "failed" ? -1 : 0;
     if (source.text === undefined) {
-      await tx.execute(sql`UPDATE kb_documents SET status = 'failed', error = ${source.error}, chunk_count = 0,
+      await tx.execute(sql`UPDATE kb_documents SET status = 'failed', error = ${source.error}, chunk_count = 0, embedding_model = NULL,
         token_count = 0, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}`);
       await repo.adjustCounts(tx, tenantId, kbId, {
         chunks: -before.chunk_count,
@@ -130,12 +159,12 @@ export async function indexDocument(
       });
       return "failed";
     }
-    await insertChunks(tx, tenantId, doc, chunks);
+    await insertChunks(tx, tenantId, doc, chunks, source.pageStarts ?? null, embedded?.vectors);
     const tokens = chunks.reduce((n, c) => n + c.tokenCount, 0);
     const hash = sha256(source.text);
     await tx.execute(sql`UPDATE kb_documents SET status = 'ready', error = NULL, chunk_count = ${chunks.length},
-      token_count = ${tokens}, content_hash = ${hash}, indexed_at = now(), updated_at = now()
-      WHERE tenant_id = ${tenantId} AND id = ${id}`);
+      token_count = ${tokens}, content_hash = ${hash}, embedding_model = ${embedded?.model ?? null},
+      indexed_at = now(), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}`);
     await repo.adjustCounts(tx, tenantId, kbId, {
       chunks: chunks.length - before.chunk_count,
       tokens: tokens - before.token_count,
@@ -155,12 +184,15 @@ export async function indexDocument(
 
 const PENDING_BATCH = 100;
 
-/** The knowledge base's pending documents after `after`, in id order: a re-index walks them in batches. */
+/**
+ * The knowledge base's waiting documents after `after`, in id order: a re-index walks them in batches (one left
+ * `processing` by a run that stopped is taken again).
+ */
 async function pendingAfter(db: Executor, tenantId: string, kbId: string, after: string): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`SELECT id FROM kb_documents WHERE tenant_id = ${tenantId} AND knowledge_base_id = ${kbId}
-          AND status = 'pending' AND id > ${after}::uuid ORDER BY id LIMIT ${PENDING_BATCH}`,
+          AND status IN ('pending', 'processing') AND id > ${after}::uuid ORDER BY id LIMIT ${PENDING_BATCH}`,
   );
   return rows.map((r) => r.id);
 }

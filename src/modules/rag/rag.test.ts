@@ -256,7 +256,14 @@ describe("documents and indexing", () => {
     expect(hit.text).toBe(
       "Inércia\nUm corpo em repouso permanece em repouso & um corpo em movimento permanece em movimento.",
     );
-    expect(hit.citation).toEqual({ title: "Leis de Newton", lessonId, start: 0, end: hit.text.length });
+    expect(hit.citation).toEqual({
+      title: "Leis de Newton",
+      lessonId,
+      mediaId: null,
+      page: null,
+      start: 0,
+      end: hit.text.length,
+    });
     expect(hit.score).toBeGreaterThan(0);
     expect(hit.score).toBeLessThanOrEqual(1);
 

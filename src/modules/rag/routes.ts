@@ -1,11 +1,14 @@
+import { Readable } from "node:stream";
 import { Type } from "typebox";
 import { signedIn, staff } from "../../platform/auth/access.js";
 import { principalOf, tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/app-error.js";
 import { requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
 import type { OutboundClient } from "../../platform/outbound/client.js";
 import { cappedTotalNote } from "../../platform/pagination/capped.js";
+import { streamAnswer } from "./answer-stream.js";
 import * as documents from "./documents.js";
 import { reindexKnowledgeBase } from "./reindex.js";
 import {
@@ -22,7 +25,7 @@ import {
   ReindexJob,
   UpdateKnowledgeBaseBody,
 } from "./schemas.js";
-import { searchAndAnswer } from "./search.js";
+import { search, searchAndAnswer } from "./search.js";
 import { SearchBody, SearchResults } from "./search-schemas.js";
 import * as service from "./service.js";
 
@@ -143,10 +146,12 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         tags,
         summary: "Add documents",
         description:
-          "One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters) or `lesson` " +
-          "(`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed). " +
-          "The same text, or the same lesson, twice in a knowledge base is one document (answered as it is). " +
-          "Answers 202 with the documents `pending` and the indexing job; each document ends `ready` (emitting " +
+          "One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters), `lesson` " +
+          "(`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed) " +
+          "or `media` (`sourceId`: a ready file of this institution, a PDF or plain text of at most 10 MB; its text " +
+          "is extracted when indexed, within 500 pages, 2,097,152 characters and 20 s). The same text, lesson or " +
+          "file twice in a knowledge base is one document (answered as it is). Answers 202 with the documents " +
+          "`pending` and the indexing job; each is `processing` while indexed and ends `ready` (emitting " +
           "`kb_document_indexed`) or `failed` with its `error` (emitting `kb_document_failed`).",
         params: KbParams,
         body: AddDocumentsBody,
@@ -197,7 +202,7 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         summary: "Re-index a knowledge base",
         description:
           "Puts every document back to `pending` and queues one indexing job (202), which re-reads lessons and " +
-          "re-chunks with the knowledge base's current chunking.",
+          "files and re-chunks with the knowledge base's current chunking.",
         params: KbParams,
         response: { 202: ReindexJob },
       },
@@ -223,25 +228,52 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
         description:
           "Ranked chunks with citations. Ranking is PostgreSQL full-text search: each chunk is matched in its " +
           "document's language (case and accents folded, words stemmed) against any word of the query, and scored " +
-          "by ts_rank normalised to 0–1 (rank / (rank + 1)); `minScore` drops lower scores. `filters.courseId` " +
-          "keeps the knowledge base only if it is that course's; `filters.metadata` keeps chunks whose document " +
-          "holds every pair given. A student's session searches only institution-wide knowledge bases and those " +
-          "of the published courses it is enrolled in (others are 404). Search alone calls no model, so it spends no " +
-          "AI credits; `answer: true` also generates an answer citing the chunks it used ([n] = the n-th result) " +
-          "through the institution's provider (503 `ai_not_configured` without one), within the AI limits (429 " +
-          "when used up), written to the usage ledger as feature `rag_search`.",
+          "by ts_rank normalised to 0–1 (rank / (rank + 1)); `minScore` drops lower scores. When the institution's " +
+          "AI provider names an `embeddingModel` and the chunks found were embedded with it, the rank is `hybrid`: " +
+          "the first 100 full-text matches are re-ranked by reciprocal rank fusion of their full-text rank and the " +
+          "cosine similarity of their embedding to the query's (one embeddings call, within the AI limits and " +
+          "written to the usage ledger as `rag_search`; when it cannot be made, the rank is `text`). " +
+          "`filters.courseId` keeps the knowledge base only if it is that course's; `filters.metadata` keeps chunks " +
+          "whose document holds every pair given. A student's session searches only institution-wide knowledge " +
+          "bases and those of the published courses it is enrolled in (others are 404). `answer: true` also " +
+          "generates an answer citing the chunks it used ([n] = the n-th result) through the institution's " +
+          "provider (503 `ai_not_configured` without one), within the AI limits (429 when used up), written to the " +
+          "usage ledger as feature `rag_search`; with `stream: true` it comes as Server-Sent Events.",
         params: KbParams,
         body: SearchBody,
-        response: { 200: SearchResults },
+        response: {
+          200: {
+            description:
+              "The ranked chunks (and the answer), or with `stream: true` their Server-Sent Events.",
+            content: {
+              "application/json": {
+                schema: SearchResults,
+                example: (SearchResults as { examples?: unknown[] }).examples?.[0],
+              },
+              "text/event-stream": { schema: Type.String() },
+            },
+          },
+        },
       },
     },
-    (request) =>
-      searchAndAnswer(
-        deps,
-        tenantOf(request).id,
-        requireUuid(request.params.kbId),
-        request.body,
-        principalOf(request),
-      ),
+    async (request, reply) => {
+      const tenantId = tenantOf(request).id;
+      const kbId = requireUuid(request.params.kbId);
+      const principal = principalOf(request);
+      const body = request.body;
+      if (body.stream !== true) return searchAndAnswer(deps, tenantId, kbId, body, principal);
+      if (body.answer !== true) {
+        throw new AppError("validation_failed", { details: [{ field: "answer", key: "field.required" }] });
+      }
+      const found = await search(deps, tenantId, kbId, body, principal);
+      // The client going away aborts the provider's request (answer-stream.ts settles what it used).
+      const gone = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      const events = await streamAnswer(deps, tenantId, principal, body.query, found, gone.signal);
+      reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache");
+      return reply.send(Readable.from(events) as never);
+    },
   );
 }

@@ -8,7 +8,7 @@ export const KB_STATUSES = ["ready", "indexing", "error"] as const;
 export const CHUNKING_STRATEGIES = ["auto", "fixed"] as const;
 export const DOCUMENT_STATUSES = ["pending", "processing", "ready", "failed"] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-export const SOURCE_TYPES = ["text", "lesson"] as const;
+export const SOURCE_TYPES = ["text", "lesson", "media"] as const;
 /** The languages a document is indexed in: each has a text search configuration (migration 0062). */
 export const LANGUAGES = ["pt", "en", "es", "fr"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -166,6 +166,7 @@ const DOCUMENT_EXAMPLE = {
   chunkCount: 4,
   tokenCount: 2_310,
   contentHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  embeddingModel: "text-embedding-3-small",
   indexedAt: "2026-03-02T09:30:00.000Z",
   createdAt: "2026-03-02T09:29:58.000Z",
 };
@@ -179,14 +180,28 @@ export const KbDocument = Type.Object(
     title: Type.String(),
     language: StringEnum(LANGUAGES),
     metadata: Type.Record(Type.String(), Type.String()),
-    status: StringEnum(DOCUMENT_STATUSES),
-    error: Type.Union([Type.String(), Type.Null()]),
+    status: StringEnum(DOCUMENT_STATUSES, {
+      description:
+        "`pending` until the indexing job reaches it, `processing` while it reads and chunks it, then `ready` or " +
+        "`failed`.",
+    }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Why a `failed` document could not be indexed. A media document's starts with a code: `media_deleted`, " +
+        "`media_not_indexable`, `media_too_large`, `pdf_unreadable`, `pdf_encrypted`, `too_many_pages` (over 500), " +
+        "`text_too_long` (over 2,097,152 characters), `extraction_timeout` (over 20 s) or `extraction_failed`.",
+    }),
     chunkCount: Count,
     tokenCount: Count,
     contentHash: Type.Union([
       Type.String({ description: "SHA-256 of the indexed text (hex); the dedupe key of text documents." }),
       Type.Null(),
     ]),
+    embeddingModel: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The model the chunks' embeddings were computed with when indexed (the provider's `embeddingModel`); " +
+        "null: none (no embeddings model then, or the call could not be made): full-text rank alone.",
+    }),
     indexedAt: Type.Union([IsoDateTime, Type.Null()]),
     createdAt: IsoDateTime,
   },
@@ -196,18 +211,25 @@ export type KbDocumentRecord = Static<typeof KbDocument>;
 
 const DocumentInput = Type.Object(
   {
-    sourceType: StringEnum(SOURCE_TYPES),
+    sourceType: StringEnum(SOURCE_TYPES, {
+      description:
+        "`text`: the text given. `lesson`: a text lesson's body, read when indexed. `media`: a ready file of the " +
+        "institution, a PDF or plain text (text/plain, text/csv) of at most 10 MB, its text extracted when indexed.",
+    }),
     text: Type.Optional(
       Type.String({ minLength: 1, maxLength: MAX_TEXT_CHARS, description: "Required for `text`." }),
     ),
     sourceId: Type.Optional(
-      Type.String({ format: "uuid", description: "A lesson's id, required for `lesson`." }),
+      Type.String({
+        format: "uuid",
+        description: "A lesson's id, required for `lesson`; a file's (media) id, required for `media`.",
+      }),
     ),
     title: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 255,
-        description: "Default: the lesson's title, or the text's start.",
+        description: "Default: the lesson's title, the file's name, or the text's start.",
       }),
     ),
     language: Type.Optional(StringEnum(LANGUAGES, { default: "pt" })),
@@ -228,7 +250,12 @@ export const AddDocumentsBody = Type.Union(
   {
     examples: [
       { sourceType: "text", title: "Bases", text: "Uma base de um espaço vetorial é…", language: "pt" },
-      { documents: [{ sourceType: "lesson", sourceId: DOCUMENT_EXAMPLE.sourceId }] },
+      {
+        documents: [
+          { sourceType: "lesson", sourceId: DOCUMENT_EXAMPLE.sourceId },
+          { sourceType: "media", sourceId: "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b", language: "en" },
+        ],
+      },
     ],
   },
 );
@@ -248,7 +275,16 @@ export const AddedDocuments = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        data: [{ ...DOCUMENT_EXAMPLE, status: "pending", chunkCount: 0, tokenCount: 0, indexedAt: null }],
+        data: [
+          {
+            ...DOCUMENT_EXAMPLE,
+            status: "pending",
+            chunkCount: 0,
+            tokenCount: 0,
+            embeddingModel: null,
+            indexedAt: null,
+          },
+        ],
         jobId: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
       },
     ],

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Uuid } from "../../platform/http/schemas.js";
+import { StringEnum, Uuid } from "../../platform/http/schemas.js";
 import { Metadata } from "./schemas.js";
 
 export const SearchBody = Type.Object(
@@ -13,6 +13,15 @@ export const SearchBody = Type.Object(
         description:
           "Also generate an answer from the chunks found, through the institution's AI provider, citing them. " +
           "This one calls a model: it counts against the AI limits and is written to the usage ledger.",
+      }),
+    ),
+    stream: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "With `answer: true` (400 on `answer` otherwise): answer `text/event-stream` — `results` `{rank, data}`, " +
+          "`delta` `{text}` events, then `done` (the answer less its text, or null when nothing was found) or " +
+          "`error` `{error}` when the provider fails part-way. Closing the connection stops the provider's call.",
       }),
     ),
     filters: Type.Optional(
@@ -41,6 +50,8 @@ const RESULT_EXAMPLE = {
   citation: {
     title: "Espaços vetoriais",
     lessonId: "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+    mediaId: null,
+    page: null,
     start: 0,
     end: 88,
   },
@@ -50,13 +61,30 @@ export const SearchResult = Type.Object(
   {
     chunkId: Uuid,
     documentId: Uuid,
-    score: Type.Number({ minimum: 0, maximum: 1 }),
+    score: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "`text` rank: ts_rank / (ts_rank + 1). `hybrid` rank: the reciprocal rank fusion of the full-text and " +
+        "the similarity ranks over its best (1 = first by both).",
+    }),
+    similarity: Type.Optional(
+      Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], {
+        description:
+          "`hybrid` rank only: the cosine similarity of the chunk's embedding to the query's; null when the " +
+          "chunk has none of the provider's current embeddings model (ranked by full text alone).",
+      }),
+    ),
     text: Type.String(),
     metadata: Type.Record(Type.String(), Type.String()),
     citation: Type.Object(
       {
         title: Type.String(),
         lessonId: Type.Union([Uuid, Type.Null()]),
+        mediaId: Type.Union([Uuid, Type.Null()], { description: "The file of a `media` document." }),
+        page: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          description: "The PDF page the chunk starts on (1-based); null for other sources.",
+        }),
         start: Type.Integer({
           minimum: 0,
           description: "Offset of the chunk in the document's text (UTF-16).",
@@ -85,6 +113,8 @@ const Answer = Type.Object(
           documentId: Uuid,
           title: Type.String(),
           lessonId: Type.Union([Uuid, Type.Null()]),
+          mediaId: Type.Union([Uuid, Type.Null()]),
+          page: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
           start: Type.Integer({ minimum: 0 }),
           end: Type.Integer({ minimum: 0 }),
         },
@@ -106,6 +136,11 @@ const Answer = Type.Object(
 
 export const SearchResults = Type.Object(
   {
+    rank: StringEnum(["text", "hybrid"] as const, {
+      description:
+        "`text`: full-text rank alone (no embeddings model, no chunk of the candidates embedded with it, or the " +
+        "query's embedding could not be had). `hybrid`: full-text candidates re-ranked by meaning as well.",
+    }),
     data: Type.Array(SearchResult),
     answer: Type.Optional(
       Type.Union([Answer, Type.Null()], {
@@ -118,6 +153,7 @@ export const SearchResults = Type.Object(
     additionalProperties: false,
     examples: [
       {
+        rank: "text",
         data: [RESULT_EXAMPLE],
         answer: {
           text: "Uma base é um conjunto linearmente independente que gera o espaço [1].",

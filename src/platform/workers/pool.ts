@@ -23,6 +23,8 @@ export interface PoolOptions {
   size: number;
   maxQueue: number;
   timeoutMs: number;
+  /** Caps on each thread's heap: a task that outgrows them ends its thread (an error for that task), not the process. */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
 interface Task {
@@ -89,6 +91,7 @@ export class WorkerPool {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
       workerData: { module: this.options.module.href, niceness: 10 },
+      ...(this.options.resourceLimits === undefined ? {} : { resourceLimits: this.options.resourceLimits }),
     });
     const slot: Slot = { worker, task: undefined, timer: undefined };
     worker.unref();

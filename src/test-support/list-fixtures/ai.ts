@@ -44,6 +44,17 @@ const seedOverrides: ListFixture["seed"] = async (db, tenant, size) => {
   return {};
 };
 
+/** `size` conversations through API keys (no user), a rare few `translate` and a rare few (others) flagged. */
+const seedConversations: ListFixture["seed"] = async (db, tenant, size) => {
+  await db.execute(sql`
+    INSERT INTO ai_conversations (tenant_id, feature, flagged, started_at, last_message_at, message_count)
+    SELECT ${tenant.id}::uuid, CASE WHEN ${rare(size)} THEN 'translate' ELSE 'tutor_chat' END,
+           i % ${Math.max(1, Math.floor(size / 10))} = 3, ${AT}, ${AT}, 2
+    FROM generate_series(1, ${size}) AS i`);
+  await analyze(db, "ai_conversations");
+  return {};
+};
+
 export const AI: ListFixture[] = [
   {
     name: "prompts",
@@ -77,6 +88,20 @@ export const AI: ListFixture[] = [
       { name: "by subject", query: "" },
       { name: "subject type rare", query: "subjectType=role", rare: true, filtered: true, counter: true },
       { name: "subject type common", query: "subjectType=user", filtered: true, counter: true },
+    ],
+  },
+  {
+    name: "AI conversations",
+    path: "/api/institution/ai-analytics/conversations",
+    scopes: ["ai:read"],
+    tables: ["ai_conversations"],
+    seed: seedConversations,
+    queries: [
+      { name: "newest activity first", query: "" },
+      { name: "feature rare", query: "feature=translate", rare: true, filtered: true, counter: true },
+      { name: "feature common", query: "feature=tutor_chat", filtered: true, counter: true },
+      { name: "flagged rare", query: "flagged=true", rare: true, filtered: true, counter: true },
+      { name: "not flagged", query: "flagged=false", filtered: true, counter: true },
     ],
   },
 ];
