@@ -5495,7 +5495,7 @@ export interface paths {
         put?: never;
         /**
          * Add documents
-         * @description One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters) or `lesson` (`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed). The same text, or the same lesson, twice in a knowledge base is one document (answered as it is). Answers 202 with the documents `pending` and the indexing job; each document ends `ready` (emitting `kb_document_indexed`) or `failed` with its `error` (emitting `kb_document_failed`).
+         * @description One document, or `{documents: [...]}` with up to 100. `text` (up to 200,000 characters), `lesson` (`sourceId`: a lesson of this institution; a text lesson's body is indexed as text, read when indexed) or `media` (`sourceId`: a ready file of this institution, a PDF or plain text of at most 10 MB; its text is extracted when indexed, within 500 pages, 2,097,152 characters and 20 s). The same text, lesson or file twice in a knowledge base is one document (answered as it is). Answers 202 with the documents `pending` and the indexing job; each is `processing` while indexed and ends `ready` (emitting `kb_document_indexed`) or `failed` with its `error` (emitting `kb_document_failed`).
          *
          *     **Access:** API key with scope `ai:write`; or a session; session roles: `teacher`, `institution_admin`.
          */
@@ -5539,7 +5539,7 @@ export interface paths {
         put?: never;
         /**
          * Re-index a knowledge base
-         * @description Puts every document back to `pending` and queues one indexing job (202), which re-reads lessons and re-chunks with the knowledge base's current chunking.
+         * @description Puts every document back to `pending` and queues one indexing job (202), which re-reads lessons and files and re-chunks with the knowledge base's current chunking.
          *
          *     **Access:** API key with scope `ai:write`; or a session; session roles: `teacher`, `institution_admin`.
          */
@@ -5561,7 +5561,7 @@ export interface paths {
         put?: never;
         /**
          * Search a knowledge base
-         * @description Ranked chunks with citations. Ranking is PostgreSQL full-text search: each chunk is matched in its document's language (case and accents folded, words stemmed) against any word of the query, and scored by ts_rank normalised to 0–1 (rank / (rank + 1)); `minScore` drops lower scores. `filters.courseId` keeps the knowledge base only if it is that course's; `filters.metadata` keeps chunks whose document holds every pair given. A student's session searches only institution-wide knowledge bases and those of the published courses it is enrolled in (others are 404). Search alone calls no model, so it spends no AI credits; `answer: true` also generates an answer citing the chunks it used ([n] = the n-th result) through the institution's provider (503 `ai_not_configured` without one), within the AI limits (429 when used up), written to the usage ledger as feature `rag_search`.
+         * @description Ranked chunks with citations. Ranking is PostgreSQL full-text search: each chunk is matched in its document's language (case and accents folded, words stemmed) against any word of the query, and scored by ts_rank normalised to 0–1 (rank / (rank + 1)); `minScore` drops lower scores. When the institution's AI provider names an `embeddingModel` and the chunks found were embedded with it, the rank is `hybrid`: the first 100 full-text matches are re-ranked by reciprocal rank fusion of their full-text rank and the cosine similarity of their embedding to the query's (one embeddings call, within the AI limits and written to the usage ledger as `rag_search`; when it cannot be made, the rank is `text`). `filters.courseId` keeps the knowledge base only if it is that course's; `filters.metadata` keeps chunks whose document holds every pair given. A student's session searches only institution-wide knowledge bases and those of the published courses it is enrolled in (others are 404). `answer: true` also generates an answer citing the chunks it used ([n] = the n-th result) through the institution's provider (503 `ai_not_configured` without one), within the AI limits (429 when used up), written to the usage ledger as feature `rag_search`; with `stream: true` it comes as Server-Sent Events.
          *
          *     **Access:** API key with scope `ai:read`; or a session.
          */
@@ -36790,6 +36790,7 @@ export interface operations {
                      *       "models": [
                      *         "gpt-4o-mini"
                      *       ],
+                     *       "embeddingModel": "text-embedding-3-small",
                      *       "apiKeyFingerprint": "0123456789abcdef",
                      *       "updatedAt": "2026-11-27T12:00:00.000Z"
                      *     }
@@ -36802,6 +36803,8 @@ export interface operations {
                         baseUrl: string | null;
                         defaultModel: string | null;
                         models: string[];
+                        /** @description The embeddings model knowledge bases use for their hybrid rank (null: full-text rank alone). */
+                        embeddingModel: string | null;
                         /** @description Tells two keys apart; the key itself is never returned. */
                         apiKeyFingerprint: string | null;
                         updatedAt: string | null;
@@ -36842,6 +36845,8 @@ export interface operations {
                     apiKey: string;
                     defaultModel: string;
                     models?: string[];
+                    /** @description An embeddings model of the provider (`POST …/embeddings`): knowledge bases then store a vector per chunk when indexing and search re-ranks its full-text candidates by meaning as well. Absent or null: none. */
+                    embeddingModel?: string | null;
                 };
             };
         };
@@ -36862,6 +36867,7 @@ export interface operations {
                      *       "models": [
                      *         "gpt-4o-mini"
                      *       ],
+                     *       "embeddingModel": "text-embedding-3-small",
                      *       "apiKeyFingerprint": "0123456789abcdef",
                      *       "updatedAt": "2026-11-27T12:00:00.000Z"
                      *     }
@@ -36874,6 +36880,8 @@ export interface operations {
                         baseUrl: string | null;
                         defaultModel: string | null;
                         models: string[];
+                        /** @description The embeddings model knowledge bases use for their hybrid rank (null: full-text rank alone). */
+                        embeddingModel: string | null;
                         /** @description Tells two keys apart; the key itself is never returned. */
                         apiKeyFingerprint: string | null;
                         updatedAt: string | null;
@@ -39147,6 +39155,7 @@ export interface operations {
                      *           "chunkCount": 4,
                      *           "tokenCount": 2310,
                      *           "contentHash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "embeddingModel": "text-embedding-3-small",
                      *           "indexedAt": "2026-03-02T09:30:00.000Z",
                      *           "createdAt": "2026-03-02T09:29:58.000Z"
                      *         }
@@ -39167,7 +39176,7 @@ export interface operations {
                             /** Format: uuid */
                             knowledgeBaseId: string;
                             /** @enum {string} */
-                            sourceType: "text" | "lesson";
+                            sourceType: "text" | "lesson" | "media";
                             sourceId: string | null;
                             title: string;
                             /** @enum {string} */
@@ -39175,12 +39184,18 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             };
-                            /** @enum {string} */
+                            /**
+                             * @description `pending` until the indexing job reaches it, `processing` while it reads and chunks it, then `ready` or `failed`.
+                             * @enum {string}
+                             */
                             status: "pending" | "processing" | "ready" | "failed";
+                            /** @description Why a `failed` document could not be indexed. A media document's starts with a code: `media_deleted`, `media_not_indexable`, `media_too_large`, `pdf_unreadable`, `pdf_encrypted`, `too_many_pages` (over 500), `text_too_long` (over 2,097,152 characters), `extraction_timeout` (over 20 s) or `extraction_failed`. */
                             error: string | null;
                             chunkCount: number;
                             tokenCount: number;
                             contentHash: string | null;
+                            /** @description The model the chunks' embeddings were computed with when indexed (the provider's `embeddingModel`); null: none (no embeddings model then, or the call could not be made): full-text rank alone. */
+                            embeddingModel: string | null;
                             indexedAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -39225,16 +39240,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    sourceType: "text" | "lesson";
+                    /**
+                     * @description `text`: the text given. `lesson`: a text lesson's body, read when indexed. `media`: a ready file of the institution, a PDF or plain text (text/plain, text/csv) of at most 10 MB, its text extracted when indexed.
+                     * @enum {string}
+                     */
+                    sourceType: "text" | "lesson" | "media";
                     /** @description Required for `text`. */
                     text?: string;
                     /**
                      * Format: uuid
-                     * @description A lesson's id, required for `lesson`.
+                     * @description A lesson's id, required for `lesson`; a file's (media) id, required for `media`.
                      */
                     sourceId?: string;
-                    /** @description Default: the lesson's title, or the text's start. */
+                    /** @description Default: the lesson's title, the file's name, or the text's start. */
                     title?: string;
                     /**
                      * @default pt
@@ -39247,16 +39265,19 @@ export interface operations {
                     };
                 } | {
                     documents: {
-                        /** @enum {string} */
-                        sourceType: "text" | "lesson";
+                        /**
+                         * @description `text`: the text given. `lesson`: a text lesson's body, read when indexed. `media`: a ready file of the institution, a PDF or plain text (text/plain, text/csv) of at most 10 MB, its text extracted when indexed.
+                         * @enum {string}
+                         */
+                        sourceType: "text" | "lesson" | "media";
                         /** @description Required for `text`. */
                         text?: string;
                         /**
                          * Format: uuid
-                         * @description A lesson's id, required for `lesson`.
+                         * @description A lesson's id, required for `lesson`; a file's (media) id, required for `media`.
                          */
                         sourceId?: string;
-                        /** @description Default: the lesson's title, or the text's start. */
+                        /** @description Default: the lesson's title, the file's name, or the text's start. */
                         title?: string;
                         /**
                          * @default pt
@@ -39301,6 +39322,7 @@ export interface operations {
                      *           "chunkCount": 0,
                      *           "tokenCount": 0,
                      *           "contentHash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "embeddingModel": null,
                      *           "indexedAt": null,
                      *           "createdAt": "2026-03-02T09:29:58.000Z"
                      *         }
@@ -39316,7 +39338,7 @@ export interface operations {
                             /** Format: uuid */
                             knowledgeBaseId: string;
                             /** @enum {string} */
-                            sourceType: "text" | "lesson";
+                            sourceType: "text" | "lesson" | "media";
                             sourceId: string | null;
                             title: string;
                             /** @enum {string} */
@@ -39324,12 +39346,18 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             };
-                            /** @enum {string} */
+                            /**
+                             * @description `pending` until the indexing job reaches it, `processing` while it reads and chunks it, then `ready` or `failed`.
+                             * @enum {string}
+                             */
                             status: "pending" | "processing" | "ready" | "failed";
+                            /** @description Why a `failed` document could not be indexed. A media document's starts with a code: `media_deleted`, `media_not_indexable`, `media_too_large`, `pdf_unreadable`, `pdf_encrypted`, `too_many_pages` (over 500), `text_too_long` (over 2,097,152 characters), `extraction_timeout` (over 20 s) or `extraction_failed`. */
                             error: string | null;
                             chunkCount: number;
                             tokenCount: number;
                             contentHash: string | null;
+                            /** @description The model the chunks' embeddings were computed with when indexed (the provider's `embeddingModel`); null: none (no embeddings model then, or the call could not be made): full-text rank alone. */
+                            embeddingModel: string | null;
                             indexedAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -39471,6 +39499,11 @@ export interface operations {
                      * @default false
                      */
                     answer?: boolean;
+                    /**
+                     * @description With `answer: true` (400 on `answer` otherwise): answer `text/event-stream` — `results` `{rank, data}`, `delta` `{text}` events, then `done` (the answer less its text, or null when nothing was found) or `error` `{error}` when the provider fails part-way. Closing the connection stops the provider's call.
+                     * @default false
+                     */
+                    stream?: boolean;
                     filters?: {
                         /** Format: uuid */
                         courseId?: string;
@@ -39483,7 +39516,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The ranked chunks (and the answer), or with `stream: true` their Server-Sent Events. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -39496,6 +39529,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "rank": "text",
                      *       "data": [
                      *         {
                      *           "chunkId": "4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a",
@@ -39508,6 +39542,8 @@ export interface operations {
                      *           "citation": {
                      *             "title": "Espaços vetoriais",
                      *             "lessonId": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "mediaId": null,
+                     *             "page": null,
                      *             "start": 0,
                      *             "end": 88
                      *           }
@@ -39523,6 +39559,8 @@ export interface operations {
                      *             "documentId": "7b2d8e1f-3a4c-4d5e-8f60-718293a4b5c6",
                      *             "title": "Espaços vetoriais",
                      *             "lessonId": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "mediaId": null,
+                     *             "page": null,
                      *             "start": 0,
                      *             "end": 88
                      *           }
@@ -39536,12 +39574,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description `text`: full-text rank alone (no embeddings model, no chunk of the candidates embedded with it, or the query's embedding could not be had). `hybrid`: full-text candidates re-ranked by meaning as well.
+                         * @enum {string}
+                         */
+                        rank: "text" | "hybrid";
                         data: {
                             /** Format: uuid */
                             chunkId: string;
                             /** Format: uuid */
                             documentId: string;
+                            /** @description `text` rank: ts_rank / (ts_rank + 1). `hybrid` rank: the reciprocal rank fusion of the full-text and the similarity ranks over its best (1 = first by both). */
                             score: number;
+                            /** @description `hybrid` rank only: the cosine similarity of the chunk's embedding to the query's; null when the chunk has none of the provider's current embeddings model (ranked by full text alone). */
+                            similarity?: number | null;
                             text: string;
                             metadata: {
                                 [key: string]: string;
@@ -39549,6 +39595,10 @@ export interface operations {
                             citation: {
                                 title: string;
                                 lessonId: string | null;
+                                /** @description The file of a `media` document. */
+                                mediaId: string | null;
+                                /** @description The PDF page the chunk starts on (1-based); null for other sources. */
+                                page: number | null;
                                 /** @description Offset of the chunk in the document's text (UTF-16). */
                                 start: number;
                                 end: number;
@@ -39568,6 +39618,8 @@ export interface operations {
                                 documentId: string;
                                 title: string;
                                 lessonId: string | null;
+                                mediaId: string | null;
+                                page: number | null;
                                 start: number;
                                 end: number;
                             }[];
@@ -39578,6 +39630,7 @@ export interface operations {
                             };
                         } | null;
                     };
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -44372,7 +44425,7 @@ export interface operations {
                         /** Format: uuid */
                         documentId: string;
                         /** @enum {string} */
-                        sourceType: "text" | "lesson";
+                        sourceType: "text" | "lesson" | "media";
                         sourceId: string | null;
                         title: string;
                         courseId: string | null;
@@ -44451,7 +44504,7 @@ export interface operations {
                         /** Format: uuid */
                         documentId: string;
                         /** @enum {string} */
-                        sourceType: "text" | "lesson";
+                        sourceType: "text" | "lesson" | "media";
                         sourceId: string | null;
                         title: string;
                         courseId: string | null;
