@@ -59,10 +59,16 @@ type ContentOf<R> = R extends { content: infer C }
     : Response
   : undefined;
 
-/** What a successful call resolves to: the JSON of its 2xx answers, `undefined` for one without a body. */
-export type Result<Id extends OperationId> = {
-  [S in keyof Responses<Id>]: S extends SuccessStatus ? ContentOf<Responses<Id>[S]> : never;
-}[keyof Responses<Id>];
+/**
+ * What a successful call resolves to: the JSON of its 2xx answers, `undefined` for one without a body (and for a
+ * 304 to a conditional request), the `Response` where the API may redirect (fetch follows to the target).
+ */
+export type Result<Id extends OperationId> =
+  | {
+      [S in keyof Responses<Id>]: S extends SuccessStatus ? ContentOf<Responses<Id>[S]> : never;
+    }[keyof Responses<Id>]
+  | (304 extends keyof Responses<Id> ? undefined : never)
+  | (Extract<keyof Responses<Id>, 301 | 302 | 303 | 307 | 308> extends never ? never : Response);
 
 /** The element type of a list operation's `data`. */
 export type Item<Id extends OperationId> = Result<Id> extends { data: (infer T)[] } ? T : never;

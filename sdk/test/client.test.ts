@@ -14,6 +14,7 @@ import {
   type AulaOptions,
   createAula,
   type Item,
+  type Result,
 } from "../src/index.js";
 import { listen, localFetch, originOf } from "./live.js";
 
@@ -113,6 +114,15 @@ describe("operations by operationId", () => {
     const posts = sent.filter((s) => s.method === "POST");
     expect(posts.every((s) => s.idempotencyKey !== null)).toBe(true);
     expect(posts.filter((s) => s.idempotencyKey === key)).toHaveLength(2);
+  });
+});
+
+describe("result types", () => {
+  it("say what fetch may give: a Response after a redirect, undefined for a 304, no undefined otherwise", () => {
+    expectTypeOf<Response>().toExtend<Result<"reports.download.get">>();
+    expectTypeOf<undefined>().toExtend<Result<"themes.active.variables.get">>();
+    expectTypeOf<undefined>().not.toExtend<Result<"courses.get">>();
+    expectTypeOf<Response>().toExtend<Result<"certificates.pdf.get">>();
   });
 });
 
