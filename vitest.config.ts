@@ -32,7 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "suite",
-          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "test/**/*.test.ts", "sdk/test/**/*.test.ts"],
           exclude: LOOP_TIMING,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },

@@ -55,6 +55,8 @@
  *   (u) the gamification leaderboard (bench/leaderboard.ts): its page of 100 at 1,000 and BENCH_LEADERBOARD
  *       learners (ratio, target ≥ 0.8);
  *   (v) an LTI launch (bench/lti.ts): from starting it to the form-posted id_token, p50 and p99;
+ *   (w) the TypeScript SDK's overhead (bench/sdk.ts): the courses list called by raw `fetch` and by the SDK on
+ *       the same `fetch`, requests/s and sdk/raw (target ≥ 0.95), and each client's CPU per call alone;
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -83,6 +85,7 @@
  * BENCH_LISTS_ONLY ((q) for these lists alone: fixture names, comma-separated, e.g. "class members,tag resources"),
  * BENCH_GRADEBOOK (100000: enrollments of the large tenant of (r), bench/gradebook.ts, against 1,000; 0 skips (r)),
  * BENCH_LTI (1; 0 skips (v), the LTI launch of bench/lti.ts),
+ * BENCH_SDK (1; 0 skips (w), the SDK's overhead of bench/sdk.ts),
  * BENCH_REPORTS (1000000: rows of the report of (t), bench/reports.ts; 0 skips (t)),
  * BENCH_LEADERBOARD (100000: learners of the large tenant of (u), bench/leaderboard.ts, against 1,000; 0 skips (u)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
@@ -147,6 +150,7 @@ import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, V
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
 import { measureReports, type ReportsResult } from "./reports.js";
+import { measureSdkOverhead, SDK_TARGET, type SdkResult } from "./sdk.js";
 import {
   analyze,
   type BenchTenant,
@@ -218,6 +222,8 @@ const settings = {
   gradebook: envInt("BENCH_GRADEBOOK", 100_000),
   /** (v): the LTI launch (bench/lti.ts); 0 skips it. */
   lti: envInt("BENCH_LTI", 1) > 0,
+  /** (w): the SDK's overhead against raw fetch (bench/sdk.ts); 0 skips it. */
+  sdk: envInt("BENCH_SDK", 1) > 0,
   /** (t): rows of the report run in the reports scenario (bench/reports.ts); 0 skips (t). */
   reports: envInt("BENCH_REPORTS", 1_000_000),
   /** (u): learners of the leaderboard scenario's large tenant (bench/leaderboard.ts, against 1,000); 0 skips (u). */
@@ -253,6 +259,7 @@ const customised =
     "BENCH_REPORTS",
     "BENCH_LEADERBOARD",
     "BENCH_STARTUP",
+    "BENCH_SDK",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
   // Empty is not the default here: it measures no size.
   process.env.BENCH_SIZES !== undefined;
@@ -1380,6 +1387,7 @@ async function main(): Promise<void> {
   let lists: ListsResult | undefined;
   let gradebook: GradebookResult | undefined;
   let ltiLaunch: LtiResult | undefined;
+  let sdkOverhead: SdkResult | undefined;
   let reports: ReportsResult | undefined;
   let leaderboard: LeaderboardResult | undefined;
   try {
@@ -1500,6 +1508,8 @@ async function main(): Promise<void> {
       }
       // (v): an LTI launch, OIDC initiation to the signed id_token (bench/lti.ts).
       if (settings.lti) ltiLaunch = await measureLtiLaunch(database, benchAppConfig(pgDb.url), log);
+      // (w): the SDK's overhead on the courses list, against raw fetch (bench/sdk.ts).
+      if (settings.sdk) sdkOverhead = await measureSdkOverhead(database, benchAppConfig(pgDb.url), log);
       // (t): a report of BENCH_REPORTS rows streamed to its file, and the job queue's claims (bench/reports.ts).
       if (settings.reports > 0) {
         reports = await measureReports(database, benchAppConfig(pgDb.url), settings.reports, log);
@@ -1778,6 +1788,17 @@ async function main(): Promise<void> {
       `  checks: ${ltiLaunch.problems.length === 0 ? "all passed" : ltiLaunch.problems.join("; ")}`,
     );
   }
+  if (sdkOverhead !== undefined) {
+    const w = sdkOverhead;
+    out.push(
+      "",
+      "(w) the TypeScript SDK against raw fetch (bench/sdk.ts), GET /api/institution/courses, PostgreSQL:",
+      `  w1 raw fetch ${w.rps.raw} requests/s, SDK ${w.rps.sdk} requests/s: sdk/raw ${w.ratio} ` +
+        `(target ≥ ${SDK_TARGET}; runs ${w.runs.map((r) => `${r.client} ${r.rps}`).join(", ")})`,
+      `  w2 client CPU alone per call: raw ${w.clientUs.raw} µs, SDK ${w.clientUs.sdk} µs`,
+      `  checks: ${w.problems.length === 0 ? "all passed" : w.problems.join("; ")}`,
+    );
+  }
   if (reports !== undefined) {
     const r = reports;
     out.push(
@@ -1812,6 +1833,7 @@ async function main(): Promise<void> {
     ...(lists === undefined ? {} : { lists }),
     ...(gradebook === undefined ? {} : { gradebook }),
     ...(ltiLaunch === undefined ? {} : { ltiLaunch }),
+    ...(sdkOverhead === undefined ? {} : { sdkOverhead }),
     ...(reports === undefined ? {} : { reports }),
     ...(leaderboard === undefined ? {} : { leaderboard }),
     machine: {
