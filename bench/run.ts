@@ -258,6 +258,7 @@ const customised =
     "BENCH_GRADEBOOK",
     "BENCH_REPORTS",
     "BENCH_LEADERBOARD",
+    "BENCH_LTI",
     "BENCH_STARTUP",
     "BENCH_SDK",
   ].some((name) => process.env[name] !== undefined && process.env[name] !== "") ||
