@@ -225,6 +225,19 @@ describe("media documents", () => {
     expect(failed).toHaveLength(1);
     expect((await call("GET", `/rag/knowledge-bases/${kbId}`)).json()).toMatchObject({ status: "error" });
   });
+
+  it("stops serving a file's chunks once the file is deleted, before any reindex", async () => {
+    const kbId = await kb();
+    const mediaId = await upload("text/plain", Buffer.from("Um texto efêmero sobre fotossíntese."));
+    await add(kbId, { sourceType: "media", sourceId: mediaId });
+    await index();
+    const search = () => call("POST", `/rag/knowledge-bases/${kbId}/search`, { query: "fotossíntese" });
+    expect((await search()).json().data).toHaveLength(1);
+    expect((await call("DELETE", `/media/${mediaId}`)).statusCode).toBe(204);
+    const after = await search();
+    expect(after.statusCode).toBe(200);
+    expect(after.json().data).toEqual([]);
+  });
 });
 
 describe("hostile media", () => {

@@ -282,6 +282,10 @@ describe("documents and indexing", () => {
     });
     expect(again.json()).toMatchObject({ data: [{ id: docId }], jobId: null });
     expect((await call("DELETE", `/lessons/${lessonId}`)).statusCode).toBe(204);
+    // Its chunks are not served from the moment it is gone, before any reindex.
+    const gone = await call("POST", `/rag/knowledge-bases/${base.id}/search`, { query: "INERCIA e repouso" });
+    expect(gone.statusCode).toBe(200);
+    expect(gone.json().data).toEqual([]);
     // Re-queue it as a re-index would, then let the worker find the lesson gone.
     await h.database.db.execute(
       (await import("drizzle-orm")).sql`UPDATE kb_documents SET status = 'pending' WHERE id = ${docId}`,

@@ -150,7 +150,7 @@ async function textRanked(
       LANGUAGES.map((lang) => sql`${languageQuery(lang, q.words)} AS ${sql.identifier(lang)}`),
       sql`, `,
     )})
-    SELECT * FROM (
+    SELECT * FROM (SELECT * FROM (
       SELECT c.id, c.document_id, c.text, c.start_offset, c.end_offset, c.page, d.title, d.source_type, d.source_id,
              d.metadata, ${rank} AS score ${embedded}
         FROM q, kb_chunks c
@@ -160,6 +160,14 @@ async function textRanked(
     ) ranked
     WHERE score >= ${q.minScore}
     ORDER BY score DESC, id
-    LIMIT ${q.limit}`,
+    LIMIT ${q.limit}
+    ) best
+    -- A lesson or file deleted since its document was indexed is never served, though its chunks stay until the
+    -- next reindex fails the document: checked for the page's rows only, one primary-key probe each.
+    WHERE CASE best.source_type
+      WHEN 'lesson' THEN EXISTS (SELECT 1 FROM lessons l WHERE l.tenant_id = ${q.tenantId} AND l.id = best.source_id)
+      WHEN 'media' THEN EXISTS (SELECT 1 FROM media m WHERE m.tenant_id = ${q.tenantId} AND m.id = best.source_id)
+      ELSE true END
+    ORDER BY score DESC, id`,
   );
 }
