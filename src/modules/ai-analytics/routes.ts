@@ -19,7 +19,7 @@ import {
   UsageQuery,
   UsageReport,
 } from "./schemas.js";
-import { TOPICS_PER_MESSAGE, topics, TopicsQuery, TopicsReport } from "./topics.js";
+import { TOPICS_PER_MESSAGE, TopicsQuery, TopicsReport, topics } from "./topics.js";
 import { usage } from "./usage.js";
 
 const tags = ["ai-analytics"];

@@ -23,7 +23,11 @@ const call = callerFor(h, () => ({ tenant: a, credential: key }));
 
 /** A prompt whose template's words are not the question's: topics come from the values only. */
 const body = (extra: Record<string, unknown>) =>
-  promptBody({ template: "Responda ao estudante: {{question}}", variables: [{ name: "question" }], ...extra });
+  promptBody({
+    template: "Responda ao estudante: {{question}}",
+    variables: [{ name: "question" }],
+    ...extra,
+  });
 
 async function ask(promptId: string, question: string, conversationId?: string): Promise<string> {
   const res = await call(

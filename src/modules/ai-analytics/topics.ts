@@ -58,7 +58,10 @@ export const TopicsReport = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { data: [{ topic: "grup", count: 12, conversations: 9 }], period: { from: "2026-11-01", to: "2026-11-30" } },
+      {
+        data: [{ topic: "grup", count: 12, conversations: 9 }],
+        period: { from: "2026-11-01", to: "2026-11-30" },
+      },
     ],
   },
 );
@@ -89,7 +92,10 @@ export async function topicsOf(tx: Executor, tenantId: string, text: string): Pr
     tx,
     sql`WITH cfg AS (
         SELECT c::regconfig AS c, ord
-        FROM unnest(ARRAY[${sql.join(configs.map((c) => sql`${c}`), sql`, `)}]::text[]) WITH ORDINALITY AS x(c, ord)),
+        FROM unnest(ARRAY[${sql.join(
+          configs.map((c) => sql`${c}`),
+          sql`, `,
+        )}]::text[]) WITH ORDINALITY AS x(c, ord)),
       pick AS (SELECT c FROM cfg ORDER BY length(to_tsvector(c, ${body})), ord LIMIT 1)
       SELECT l.lexeme AS topic FROM pick, unnest(to_tsvector(pick.c, ${body})) AS l
       WHERE char_length(l.lexeme) >= ${MIN_TOPIC_CHARS} AND l.lexeme !~ '[0-9]'
@@ -111,12 +117,14 @@ export async function recordTopics(
   const fresh = e.topics.filter((t) => !e.known.includes(t));
   const kept = [...e.known, ...fresh].slice(0, TOPICS_PER_CONVERSATION);
   if (fresh.length > 0 && kept.length > e.known.length) {
-    await tx.execute(sql`UPDATE ai_conversations SET topics = ARRAY[${sql.join(kept.map((t) => sql`${t}`), sql`, `)}]::text[]
+    await tx.execute(sql`UPDATE ai_conversations SET topics = ARRAY[${sql.join(
+      kept.map((t) => sql`${t}`),
+      sql`, `,
+    )}]::text[]
       WHERE tenant_id = ${e.tenantId} AND id = ${e.conversationId}`);
   }
-  const rows = e.topics.map(
-    (t) => sql`(${t}::text, ${fresh.includes(t) ? 1 : 0}::int)`,
-  );
+  // In one order for every run, so concurrent runs lock the rollup's rows in the same order and never deadlock.
+  const rows = [...e.topics].sort().map((t) => sql`(${t}::text, ${fresh.includes(t) ? 1 : 0}::int)`);
   await tx.execute(sql`INSERT INTO ai_topics_daily AS d (tenant_id, day, course_id, topic, count, conversations)
     SELECT ${e.tenantId}, (now() AT TIME ZONE t.timezone)::date, ${e.courseId ?? NONE}, v.topic, 1, v.fresh
     FROM tenants t, (VALUES ${sql.join(rows, sql`, `)}) AS v(topic, fresh) WHERE t.id = ${e.tenantId}
@@ -145,8 +153,11 @@ export async function topics(
       GROUP BY d.topic ORDER BY 2 DESC, d.topic LIMIT ${query.limit ?? 20}`,
   );
   return {
-    data: rows.map((r) => ({ topic: r.topic, count: Number(r.count), conversations: Number(r.conversations) })),
+    data: rows.map((r) => ({
+      topic: r.topic,
+      count: Number(r.count),
+      conversations: Number(r.conversations),
+    })),
     period: window,
   };
 }
-
