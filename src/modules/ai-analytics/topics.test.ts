@@ -119,4 +119,20 @@ describe("AI topics", () => {
     expect(theirs.statusCode).toBe(200);
     expect(theirs.json().data).toEqual([]);
   });
+
+  it("adds concurrent runs' stems, in whatever order each question has them, without losing one", async () => {
+    const questions = ["Gravity, orbits and planets", "Planets and orbits under gravity"];
+    const runs = Array.from({ length: 8 }, (_, i) =>
+      call("POST", `/prompts/${institutionPrompt}/run`, { variables: { question: questions[i % 2] } }),
+    );
+    for (const res of await Promise.all(runs)) expect(res.statusCode, res.body).toBe(200);
+    const counts = (await topicsOf("?limit=100")).data.filter((t) =>
+      ["graviti", "orbit", "planet"].includes(t.topic),
+    );
+    expect(counts).toEqual([
+      { topic: "graviti", count: 8, conversations: 8 },
+      { topic: "orbit", count: 8, conversations: 8 },
+      { topic: "planet", count: 8, conversations: 8 },
+    ]);
+  });
 });
