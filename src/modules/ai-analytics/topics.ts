@@ -12,6 +12,7 @@ import { Uuid } from "../../platform/http/schemas.js";
 import { TS_CONFIG } from "../rag/indexing.js";
 import { LANGUAGES, type Language } from "../rag/schemas.js";
 import { NONE } from "./ledger.js";
+import { Day } from "./schemas.js";
 import { usageWindow } from "./usage.js";
 
 /** Topics one question yields, and one conversation keeps, at most. */
@@ -21,8 +22,6 @@ export const TOPICS_PER_CONVERSATION = 20;
 const MIN_TOPIC_CHARS = 3;
 /** The text a question is read from, at most (the start of it). */
 const MAX_TOPIC_TEXT = 4_000;
-
-const Day = Type.String({ format: "date", description: "A date in the institution's time zone." });
 
 export const TopicsQuery = Type.Object(
   {
