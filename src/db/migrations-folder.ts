@@ -7,7 +7,7 @@ export interface MigrationReport {
   total: number;
 }
 
-/** "3 applied (44 in all)", or "up to date (70)": what start-up and the CLI say after migrating. */
+/** "3 applied (44 in all)", or "up to date (71)": what start-up and the CLI say after migrating. */
 export function migrationSummary({ applied, total }: MigrationReport): string {
   return applied === 0 ? `up to date (${total})` : `${applied} applied (${total} in all)`;
 }

@@ -100,6 +100,7 @@ export const fixtures: Fixtures = {
   },
   "GET /api/institution/ai-limits/usage": { single: true },
   "GET /api/institution/ai-analytics/usage": { single: true },
+  "GET /api/institution/ai-analytics/topics": { single: true },
   "GET /api/institution/ai-analytics/conversations": {},
   "GET /api/institution/ai-analytics/conversations/:id": {
     makeObject: conversation,

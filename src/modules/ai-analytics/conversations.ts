@@ -26,6 +26,7 @@ import {
   MAX_MESSAGES,
   type MessageRecord,
 } from "./schemas.js";
+import { recordTopics, topicsOf } from "./topics.js";
 
 const iso = (column: string) =>
   sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -70,6 +71,8 @@ export interface Exchange {
   credits: number;
   prompt: string;
   answer: string;
+  /** What the caller wrote (the run's values), read for topics; the template's own words are not the question. */
+  question: string;
 }
 
 /**
@@ -78,7 +81,7 @@ export interface Exchange {
  * after the other; a run that finds the conversation full by then (a race past the check) stores no message.
  */
 export async function recordExchange(tx: Executor, keyring: Keyring, e: Exchange): Promise<void> {
-  const [row] = await queryRows<{ count: number }>(
+  const [row] = await queryRows<{ count: number; topics: string[] }>(
     tx,
     sql`INSERT INTO ai_conversations AS c (tenant_id, id, user_id, course_id, lesson_id, feature, message_count, credits)
       VALUES (${e.tenantId}, ${e.conversationId}, ${e.userId}, ${e.courseId}, ${e.lessonId}, ${e.feature}, 2,
@@ -86,9 +89,11 @@ export async function recordExchange(tx: Executor, keyring: Keyring, e: Exchange
       ON CONFLICT (tenant_id, id) DO UPDATE SET message_count = c.message_count + 2,
         credits = c.credits + excluded.credits, last_message_at = now()
       WHERE c.message_count + 2 <= ${MAX_MESSAGES}
-      RETURNING c.message_count AS count`,
+      RETURNING c.message_count AS count, c.topics`,
   );
   if (row === undefined) return;
+  const topics = await topicsOf(tx, e.tenantId, e.question);
+  await recordTopics(tx, { ...e, topics, known: row.topics });
   const messages: [number, string, string][] = [
     [row.count - 1, "user", e.prompt],
     [row.count, "assistant", e.answer],

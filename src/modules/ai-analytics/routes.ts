@@ -19,6 +19,7 @@ import {
   UsageQuery,
   UsageReport,
 } from "./schemas.js";
+import { TOPICS_PER_MESSAGE, TopicsQuery, TopicsReport, topics } from "./topics.js";
 import { usage } from "./usage.js";
 
 const tags = ["ai-analytics"];
@@ -47,6 +48,27 @@ export function aiAnalyticsRoutes(app: App, ctx: AppContext): void {
       },
     },
     (request) => usage(db, tenantOf(request).id, request.query),
+  );
+
+  app.get(
+    `${BASE}/topics`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        summary: "Top topics of AI questions",
+        description:
+          `The \`limit\` (default 20, at most 100) most frequent topics from \`from\` to \`to\` (as for usage: dates ` +
+          `in the institution's time zone, both included, default the last 30 days, at most ${MAX_SPAN_DAYS} days), ` +
+          "in a course with `courseId`; by count, then topic. A topic is a stem of the words a run's caller wrote " +
+          `(its values, not the template), in the language whose stop words fit, at most ${TOPICS_PER_MESSAGE} per ` +
+          "question, without any model call. Read from daily rollups of stems only: no message text, sealed or not, " +
+          "is read or shown.",
+        querystring: TopicsQuery,
+        response: { 200: TopicsReport },
+      },
+    },
+    (request) => topics(db, tenantOf(request).id, request.query),
   );
 
   app.get(

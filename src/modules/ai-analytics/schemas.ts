@@ -10,7 +10,7 @@ export const MAX_SPAN_DAYS = 366;
 /** Buckets one answer carries at most: a grouping by user or course keeps the largest by credits. */
 export const MAX_BUCKETS = 1_000;
 
-const Day = Type.String({ format: "date", description: "A date in the institution's time zone." });
+export const Day = Type.String({ format: "date", description: "A date in the institution's time zone." });
 
 export const UsageQuery = Type.Object(
   {

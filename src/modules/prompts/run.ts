@@ -114,6 +114,7 @@ async function finish(
       credits: creditsOf({ inputTokens, outputTokens }),
       prompt: p.rendered,
       answer,
+      question: Object.values(p.input.variables ?? {}).join("\n"),
     });
   });
   return { inputTokens, outputTokens };
