@@ -5228,6 +5228,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/institution/ai-analytics/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top topics of AI questions
+         * @description The `limit` (default 20, at most 100) most frequent topics from `from` to `to` (as for usage: dates in the institution's time zone, both included, default the last 30 days, at most 366 days), in a course with `courseId`; by count, then topic. A topic is a stem of the words a run's caller wrote (its values, not the template), in the language whose stop words fit, at most 5 per question, without any model call. Read from daily rollups of stems only: no message text, sealed or not, is read or shown.
+         *
+         *     **Access:** API key with scope `ai:read`; or a session; session roles: `institution_admin`.
+         */
+        get: operations["aiAnalytics.topics.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/institution/ai-analytics/conversations": {
         parameters: {
             query?: never;
@@ -37528,6 +37550,77 @@ export interface operations {
                         }[];
                         /** @description More than 1000 buckets: the largest by credits are kept. */
                         truncated: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "aiAnalytics.topics.get": {
+        parameters: {
+            query?: {
+                /** @description A date in the institution's time zone. */
+                from?: string;
+                /** @description A date in the institution's time zone. */
+                to?: string;
+                courseId?: string;
+                /** @description Default: `20`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "topic": "grup",
+                     *           "count": 12,
+                     *           "conversations": 9
+                     *         }
+                     *       ],
+                     *       "period": {
+                     *         "from": "2026-11-01",
+                     *         "to": "2026-11-30"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description A stem, as the text-search configuration makes it (`grup`). */
+                            topic: string;
+                            /** @description Questions that yielded the topic. */
+                            count: number;
+                            /** @description Conversations the topic first appeared in, in the period. */
+                            conversations: number;
+                        }[];
+                        period: {
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                        };
                     };
                 };
             };

@@ -8,6 +8,7 @@ export const OPERATIONS = {
   "ai.provider.set": ["PUT", "/api/institution/ai/provider", "json"],
   "aiAnalytics.conversations.get": ["GET", "/api/institution/ai-analytics/conversations/{id}", "json"],
   "aiAnalytics.conversations.list": ["GET", "/api/institution/ai-analytics/conversations", "list"],
+  "aiAnalytics.topics.get": ["GET", "/api/institution/ai-analytics/topics", "json"],
   "aiAnalytics.usage.get": ["GET", "/api/institution/ai-analytics/usage", "json"],
   "aiLimits.get": ["GET", "/api/institution/ai-limits", "json"],
   "aiLimits.overrides.delete": ["DELETE", "/api/institution/ai-limits/overrides/{subjectType}/{subjectId}", "empty"],
@@ -363,6 +364,9 @@ export interface Namespaces {
     conversations: {
       get: Operation<"aiAnalytics.conversations.get">;
       list: ListOperation<"aiAnalytics.conversations.list">;
+    };
+    topics: {
+      get: Operation<"aiAnalytics.topics.get">;
     };
     usage: {
       get: Operation<"aiAnalytics.usage.get">;
