@@ -35,8 +35,6 @@ export interface Source {
   keys: [KeyPart, KeyPart];
 }
 
-export type Value = string | number | null | unknown;
-
 export const BATCH_ROWS = 1000;
 
 function cast(value: string, to: KeyPart["cast"]): SQL {
@@ -53,16 +51,18 @@ export async function countRows(db: Executor, source: Source): Promise<number> {
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** The source's rows in keyset order, a batch at a time: each batch an array of rows of values in column order. */
-export async function* readBatches(
+/**
+ * The source's rows in keyset order, a batch at a time, each batch one string of `line` (encode-sql.ts) over its
+ * rows `r` (cells `r.c0`, `r.c1`, … in column order), with how many rows it holds.
+ */
+export async function* readEncoded(
   db: Executor,
   source: Source,
+  line: SQL,
   batchRows = BATCH_ROWS,
-): AsyncGenerator<Value[][]> {
+): AsyncGenerator<{ text: string; rows: number }> {
   const select = sql.join(
-    source.columns.map(
-      (c, i) => sql`${c.kind === "time" ? sql`(${c.expr})::text` : c.expr} AS ${sql.raw(`c${i}`)}`,
-    ),
+    source.columns.map((c, i) => sql`${c.expr} AS ${sql.raw(`c${i}`)}`),
     sql`, `,
   );
   const [k1, k2] = source.keys;
@@ -73,16 +73,22 @@ export async function* readBatches(
         ? sql``
         : sql`AND (${k1.expr}, ${k2.expr}) > (${cast(after[0], k1.cast)}, ${cast(after[1], k2.cast)})`;
     const result = (await db.execute(sql`
-      SELECT ${select}, (${k1.expr})::text AS k1, (${k2.expr})::text AS k2
-        FROM ${source.from}
-       WHERE ${source.where} ${past}
-       ORDER BY ${k1.expr}, ${k2.expr}
-       LIMIT ${batchRows}`)) as { rows: Record<string, unknown>[] };
-    const rows = result.rows;
-    if (rows.length === 0) return;
-    yield rows.map((r) => source.columns.map((_, i) => r[`c${i}`] ?? null));
-    const last = rows[rows.length - 1] as { k1: string; k2: string };
-    after = [last.k1, last.k2];
-    if (rows.length < batchRows) return;
+      SELECT string_agg(${line}, '' ORDER BY r.k1o, r.k2o) AS text, count(*)::int AS n,
+             (array_agg(r.k1 ORDER BY r.k1o DESC, r.k2o DESC))[1] AS k1,
+             (array_agg(r.k2 ORDER BY r.k1o DESC, r.k2o DESC))[1] AS k2
+        FROM (SELECT ${select}, ${k1.expr} AS k1o, ${k2.expr} AS k2o, (${k1.expr})::text AS k1,
+                     (${k2.expr})::text AS k2
+                FROM ${source.from}
+               WHERE ${source.where} ${past}
+               ORDER BY ${k1.expr}, ${k2.expr}
+               LIMIT ${batchRows}) r`)) as {
+      rows: { text: string | null; n: number | string; k1: string | null; k2: string | null }[];
+    };
+    const batch = result.rows[0];
+    const n = Number(batch?.n ?? 0);
+    if (batch === undefined || n === 0) return;
+    yield { text: batch.text ?? "", rows: n };
+    after = [batch.k1 as string, batch.k2 as string];
+    if (n < batchRows) return;
   }
 }

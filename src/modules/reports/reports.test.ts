@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/rows.js";
 import { fieldsOf, MANY_STUDENTS, useApi } from "../../test-support/api.js";
 import { enrollDirectly, makeCourse } from "../../test-support/catalogue.js";
 import { adminCookie, makeKey, makeUser, roleCookie } from "../../test-support/harness.js";
@@ -130,6 +131,60 @@ describe("a run, from 202 to its file", () => {
     const lines = csvLines((await download(h, call, a, key, progress.id)).body);
     expect(lines[0]).toContain("lessons_completed,lessons_required,progress_percent");
     expect(lines[1]).toMatch(/,0,2,0,/);
+  });
+});
+
+describe("the encoding", () => {
+  it("writes formulas, quotes, line breaks, numbers, times and profile values as the contract says, byte for byte", async () => {
+    const fields = await queryRows<{ id: string }>(
+      h.database.db,
+      sql`INSERT INTO profile_fields (tenant_id, key, label, type, position) VALUES
+        (${b.id}, 'score', 'Score', 'number', 1), (${b.id}, 'tags', 'Tags', 'multiselect', 2),
+        (${b.id}, 'note', 'Note', 'text', 3), (${b.id}, 'ok', 'OK', 'checkbox', 4) RETURNING id`,
+    );
+    const name = 'Núñez, "Zé"\t=1';
+    const email = "@weird,mail@b.test";
+    const [user] = await queryRows<{ id: string; created_at: Date | string }>(
+      h.database.db,
+      sql`INSERT INTO users (tenant_id, name, email, role, status) VALUES (${b.id}, ${name}, ${email}, 'student', 'active')
+          RETURNING id, created_at`,
+    );
+    const id = user?.id as string;
+    const note = '-minus "quoted"\nline';
+    const values = [1.5, ["a", "b,c", "=x", 2], note];
+    for (const [i, value] of values.entries()) {
+      await h.database.db.execute(sql`INSERT INTO user_profile_values (tenant_id, user_id, field_id, value)
+        VALUES (${b.id}, ${id}, ${fields[i]?.id}, ${JSON.stringify(value)}::jsonb)`);
+    }
+    const createdAt = new Date(user?.created_at as string).toISOString();
+    const csv = await run({ type: "users", parameters: { role: "student" } }, b, keyB);
+    await runJobs(h, b);
+    const lines = csvLines((await download(h, call, b, keyB, csv.id)).body);
+    expect(lines[0]).toBe(
+      "user_id,user_name,user_email,role,status,created_at,last_login_at,profile.score,profile.tags,profile.note,profile.ok",
+    );
+    // Split on CRLF only: the note's LF stays inside its quoted field.
+    expect(lines[1]).toBe(
+      `${id},"Núñez, ""Zé""\t=1","'@weird,mail@b.test",student,active,${createdAt},,1.5,"a; b,c; =x; 2","'-minus ""quoted""\nline",`,
+    );
+    const jsonl = await run({ type: "users", format: "jsonl", parameters: { role: "student" } }, b, keyB);
+    await runJobs(h, b);
+    const body = (await download(h, call, b, keyB, jsonl.id)).body;
+    expect(body).toBe(
+      `${JSON.stringify({
+        user_id: id,
+        user_name: name,
+        user_email: email,
+        role: "student",
+        status: "active",
+        created_at: createdAt,
+        last_login_at: null,
+        "profile.score": 1.5,
+        "profile.tags": "a; b,c; =x; 2",
+        "profile.note": note,
+        "profile.ok": null,
+      })}\n`,
+    );
   });
 });
 
