@@ -1,9 +1,9 @@
 /**
  * Running a report: the job handler of type `report`. Rows stream from the keyset cursor (cursor.ts), a batch of
- * 1000 at a time encoded by the database as one string (CSV or JSON lines, encode-sql.ts), into the media store, which writes them to its file as
- * they come: the process holds one batch and the stream's buffers whatever the report's size. After each batch
- * the job's progress and counts are recorded (and its lease renewed); a cancellation or a lost lease stops the
- * stream there, and the partial file is never kept.
+ * 1000 at a time encoded by the database as one string (CSV or JSON lines, encode-sql.ts), into the media store,
+ * which writes them to its file as they come: the process holds one batch's text and the stream's buffers whatever
+ * the report's size. After each batch the job's progress and counts are recorded (and its lease renewed); a
+ * cancellation or a lost lease stops the stream there, and the partial file is never kept.
  */
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
