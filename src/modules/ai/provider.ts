@@ -48,7 +48,15 @@ export async function resolveProvider(
   ctx: AppContext,
   tenantId: string,
 ): Promise<ResolvedProvider | undefined> {
-  const row = await repo.findSettings(ctx.database.db, tenantId);
+  return providerFrom(ctx, tenantId, await repo.findSettings(ctx.database.db, tenantId));
+}
+
+/** The provider a settings row names, its key opened; without a row, the environment's, or none. */
+export function providerFrom(
+  ctx: AppContext,
+  tenantId: string,
+  row: repo.ProviderRow | undefined,
+): ResolvedProvider | undefined {
   if (row !== undefined) {
     return {
       source: "institution",

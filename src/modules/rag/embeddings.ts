@@ -12,7 +12,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/app-error.js";
 import { createOutboundClient } from "../../platform/outbound/client.js";
 import { type AiDeps, type EmbeddingResult, embed } from "../ai/client.js";
-import { type ResolvedProvider, resolveProvider } from "../ai/provider.js";
+import { providerFrom, type ResolvedProvider } from "../ai/provider.js";
 import { findSettings } from "../ai/provider-repo.js";
 import { recordCall } from "../ai-analytics/ledger.js";
 import { type Caller, chargeOf, reserve, settle } from "../ai-limits/reserve.js";
@@ -106,9 +106,9 @@ export async function embeddingProvider(ctx: AppContext, tenantId: string) {
   const settings = await findSettings(ctx.database.db, tenantId);
   const model = settings === undefined ? ctx.config.ai.environment?.embeddingModel : settings.embeddingModel;
   if (model == null) return undefined;
-  const provider = await resolveProvider(ctx, tenantId);
-  if (provider?.embeddingModel == null) return undefined;
-  return { provider, model: provider.embeddingModel };
+  // The row already read: the provider is opened from it, not read again.
+  const provider = providerFrom(ctx, tenantId, settings);
+  return provider === undefined ? undefined : { provider, model };
 }
 
 /** The chunks' unit vectors and the model, or undefined when there are to be none. */
