@@ -9,7 +9,6 @@
  * nothing when no text came, otherwise the input's bound and the text's bytes (a token covers at least one byte)
  * unless the provider had reported its usage, written to the ledger as `failed`.
  */
-import type { Principal } from "../../platform/auth/types.js";
 import { type ChatUsage, openStream } from "../ai/client.js";
 import {
   type AnswerDeps,
@@ -18,10 +17,10 @@ import {
   MAX_OUTPUT_TOKENS,
   type PreparedAnswer,
   prepareAnswer,
+  type Question,
   settleAnswer,
   usageOf,
 } from "./answer.js";
-import type { Found } from "./search.js";
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -38,12 +37,10 @@ function partialUsage(p: PreparedAnswer, usage: ChatUsage, text: string): Answer
 
 export async function streamAnswer(
   deps: AnswerDeps,
-  tenantId: string,
-  principal: Principal,
-  question: string,
-  found: Found,
+  q: Question,
   signal: AbortSignal,
 ): Promise<AsyncGenerator<string>> {
+  const { found } = q;
   const head = sse("results", { rank: found.rank, data: found.data });
   if (found.data.length === 0) {
     return (async function* () {
@@ -51,7 +48,7 @@ export async function streamAnswer(
       yield sse("done", null);
     })();
   }
-  const p = await prepareAnswer(deps, tenantId, principal, found.courseId, question, found.data);
+  const p = await prepareAnswer(deps, q);
   let opened: Awaited<ReturnType<typeof openStream>>;
   try {
     opened = await openStream(deps, p.provider, p.request, signal);

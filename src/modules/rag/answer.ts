@@ -9,7 +9,7 @@
 import type { Principal } from "../../platform/auth/types.js";
 import type { AppContext } from "../../platform/context.js";
 import { type AiDeps, type ChatRequest, type ChatResult, complete } from "../ai/client.js";
-import { requireProvider } from "../ai/provider.js";
+import { type ResolvedProvider, requireProvider } from "../ai/provider.js";
 import { recordCall } from "../ai-analytics/ledger.js";
 import { chargeOf, reserve, settle } from "../ai-limits/reserve.js";
 import { callerOf } from "./embeddings.js";
@@ -17,6 +17,23 @@ import type { SearchResultRecord } from "./search-schemas.js";
 
 export interface AnswerDeps extends AiDeps {
   ctx: AppContext;
+}
+
+/** What a search found (search.ts): what an answer is made from. */
+export interface Found {
+  data: SearchResultRecord[];
+  courseId: string | null;
+  rank: "text" | "hybrid";
+  /** The provider the search opened for its embeddings: the answer goes through it rather than opening it again. */
+  provider?: ResolvedProvider;
+}
+
+/** A question asked of what a search found, and who asks it. */
+export interface Question {
+  tenantId: string;
+  principal: Principal;
+  text: string;
+  found: Found;
 }
 
 export const MAX_OUTPUT_TOKENS = 1024;
@@ -53,21 +70,16 @@ export function citedIndexes(text: string, count: number): number[] {
 }
 
 /** The request, its bound and the reservation: what both the plain and the streamed answer start with. */
-export async function prepareAnswer(
-  deps: AnswerDeps,
-  tenantId: string,
-  principal: Principal,
-  courseId: string | null,
-  question: string,
-  results: SearchResultRecord[],
-) {
-  const provider = await requireProvider(deps.ctx, tenantId);
+export async function prepareAnswer(deps: AnswerDeps, q: Question) {
+  const { tenantId, found } = q;
+  const { courseId, data: results } = found;
+  const provider = found.provider ?? (await requireProvider(deps.ctx, tenantId));
   const sources = sourcesOf(results);
   const request: ChatRequest = {
     model: provider.defaultModel,
     messages: [
       { role: "system", content: INSTRUCTIONS },
-      { role: "user", content: `Sources:\n\n${sources.text}\n\nQuestion: ${question}` },
+      { role: "user", content: `Sources:\n\n${sources.text}\n\nQuestion: ${q.text}` },
     ],
     maxOutputTokens: MAX_OUTPUT_TOKENS,
   };
@@ -76,7 +88,7 @@ export async function prepareAnswer(
     (n, m) => n + Buffer.byteLength(m.content, "utf8") + MESSAGE_OVERHEAD,
     0,
   );
-  const caller = callerOf(principal);
+  const caller = callerOf(q.principal);
   const reservation = await reserve(
     deps.ctx.database.db,
     tenantId,
@@ -137,15 +149,8 @@ export function citationsOf(p: PreparedAnswer, text: string) {
   });
 }
 
-export async function answerFrom(
-  deps: AnswerDeps,
-  tenantId: string,
-  principal: Principal,
-  courseId: string | null,
-  question: string,
-  results: SearchResultRecord[],
-) {
-  const p = await prepareAnswer(deps, tenantId, principal, courseId, question, results);
+export async function answerFrom(deps: AnswerDeps, q: Question) {
+  const p = await prepareAnswer(deps, q);
   let answer: ChatResult;
   try {
     answer = await complete(deps, p.provider, p.request);

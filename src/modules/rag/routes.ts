@@ -271,7 +271,7 @@ export function ragRoutes(app: App, ctx: AppContext, client: OutboundClient): vo
       reply.raw.on("close", () => {
         if (!reply.raw.writableFinished) gone.abort();
       });
-      const events = await streamAnswer(deps, tenantId, principal, body.query, found, gone.signal);
+      const events = await streamAnswer(deps, { tenantId, principal, text: body.query, found }, gone.signal);
       reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache");
       return reply.send(Readable.from(events) as never);
     },
