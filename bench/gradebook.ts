@@ -15,15 +15,13 @@
  * Checks: every answer 200 (201 for the bulk), the page holds 100 rows of 50 grades, the bulk's 1,000 results are
  * `created`, each write's answer carries the score sent.
  */
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { request } from "undici";
-import { buildApp } from "../src/app.js";
 import type { Config } from "../src/config/index.js";
 import type { Database, Db } from "../src/db/client.js";
-import { createContext } from "../src/platform/context.js";
 import { analyze, insertedId } from "../src/test-support/list-fixtures/types.js";
+import { listenApp } from "./http.js";
 import { summarise } from "./protocol.js";
 import { type BenchTenant, makeKey, makeTenant } from "./seed.js";
 
@@ -120,9 +118,7 @@ export async function measureGradebook(
   log: (line: string) => void,
 ): Promise<GradebookResult> {
   const db = database.db;
-  const app = await buildApp(createContext(config, database), { logger: false });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, base } = await listenApp(database, config);
   const problems: string[] = [];
   const send = async (method: "GET" | "PUT" | "POST", path: string, headers: object, body?: unknown) => {
     const res = await request(`${base}${path}`, {

@@ -1,19 +1,17 @@
 /**
- * (s) The gamification leaderboard (issue 24, part 3), on PostgreSQL, through the real app listening on a loopback
+ * (u) The gamification leaderboard (issue 24, part 3), on PostgreSQL, through the real app listening on a loopback
  * port in this process: GET /gamification/leaderboard?perPage=100 (the institution, all time) in a tenant of SMALL
  * learners with points and in one of LARGE, LEADERBOARD_REQUESTS sequential GETs per size, interleaved over
  * LEADERBOARD_ROUNDS rounds after one unmeasured: r (requests/s) per size and r(LARGE)/r(SMALL) (target ≥ 0.8).
  * The standings are seeded as the award transactions write them (one row per learner and window). Checks: every
  * answer 200 with 100 rows in rank order.
  */
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
-import { buildApp } from "../src/app.js";
 import type { Config } from "../src/config/index.js";
 import type { Database, Db } from "../src/db/client.js";
-import { createContext } from "../src/platform/context.js";
 import { analyze } from "../src/test-support/list-fixtures/types.js";
+import { listenApp } from "./http.js";
 import { type BenchTenant, makeKey, makeTenant } from "./seed.js";
 
 const LEADERBOARD_REQUESTS = 50;
@@ -45,9 +43,7 @@ export async function measureLeaderboard(
   log: (line: string) => void,
 ): Promise<LeaderboardResult> {
   const db = database.db;
-  const app = await buildApp(createContext(config, database), { logger: false });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, base } = await listenApp(database, config);
   const problems: string[] = [];
   try {
     const targets: { size: number; headers: Record<string, string> }[] = [];

@@ -1,20 +1,18 @@
 /**
- * (s) An LTI 1.3 launch (issue 24), on PostgreSQL, through the real app listening on a loopback port in this
+ * (v) An LTI 1.3 launch (issue 24), on PostgreSQL, through the real app listening on a loopback port in this
  * process: an administrator's session starts a launch of a registered tool (POST /lti-tools/:id/launches, the
  * OIDC login initiation URL back) and follows it as the tool's redirect would (GET /lti/authorize with a state
  * and nonce), to the form-posted RS256 id_token. LTI_LAUNCHES sequential launches after LTI_WARMUP unmeasured:
  * p50 and p99 ms of the pair. Checks: every answer 201 then 200 with an id_token in the page.
  */
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { exportJWK, generateKeyPair } from "jose";
 import { request } from "undici";
-import { buildApp } from "../src/app.js";
 import type { Config } from "../src/config/index.js";
 import type { Database } from "../src/db/client.js";
-import { createContext } from "../src/platform/context.js";
 import { insertedId } from "../src/test-support/list-fixtures/types.js";
+import { listenApp } from "./http.js";
 import { summarise } from "./protocol.js";
 import { makeTenant } from "./seed.js";
 
@@ -34,9 +32,7 @@ export async function measureLtiLaunch(
   log: (line: string) => void,
 ): Promise<LtiResult> {
   const db = database.db;
-  const app = await buildApp(createContext(config, database), { logger: false });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, base } = await listenApp(database, config);
   const problems: string[] = [];
   try {
     const password = randomBytes(12).toString("hex");

@@ -11,17 +11,15 @@
  * Checks: the run completes with BENCH_REPORTS rows, the file holds a header and that many lines, every claim
  * takes a distinct job.
  */
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { request } from "undici";
-import { buildApp } from "../src/app.js";
 import type { Config } from "../src/config/index.js";
 import type { Database } from "../src/db/client.js";
 import { claimJobs } from "../src/modules/jobs/run.js";
 import { drainJobs } from "../src/modules/jobs/service.js";
 import { reportJobHandler } from "../src/modules/reports/service.js";
-import { createContext } from "../src/platform/context.js";
 import { analyze, insertedId } from "../src/test-support/list-fixtures/types.js";
+import { listenApp } from "./http.js";
 import { makeKey, makeTenant } from "./seed.js";
 
 const CLAIMS = 2000;
@@ -48,10 +46,7 @@ export async function measureReports(
   log: (line: string) => void,
 ): Promise<ReportsResult> {
   const db = database.db;
-  const ctx = createContext(config, database);
-  const app = await buildApp(ctx, { logger: false });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, ctx, base } = await listenApp(database, config);
   const problems: string[] = [];
   try {
     const started = performance.now();

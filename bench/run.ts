@@ -57,6 +57,9 @@
  *   (v) an LTI launch (bench/lti.ts): from starting it to the form-posted id_token, p50 and p99;
  *   (w) the TypeScript SDK's overhead (bench/sdk.ts): the courses list called by raw `fetch` and by the SDK on
  *       the same `fetch`, requests/s and sdk/raw (target ≥ 0.95), and each client's CPU per call alone;
+ *   (x) RAG (bench/rag.ts): a knowledge base's documents indexed by the job (chunks/s), and search at 10,000
+ *       and BENCH_RAG chunks, p50 and p99 (ratio of p50s, target ≥ 0.8);
+ *   (y) AI analytics (bench/ai-analytics.ts): GET /ai-analytics/usage over a ledger of BENCH_AI_LEDGER calls;
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -88,6 +91,8 @@
  * BENCH_SDK (1; 0 skips (w), the SDK's overhead of bench/sdk.ts),
  * BENCH_REPORTS (1000000: rows of the report of (t), bench/reports.ts; 0 skips (t)),
  * BENCH_LEADERBOARD (100000: learners of the large tenant of (u), bench/leaderboard.ts, against 1,000; 0 skips (u)),
+ * BENCH_RAG (100000: chunks of the large knowledge base of (x), bench/rag.ts, against 10,000; 0 skips (x)),
+ * BENCH_AI_LEDGER (1000000: calls in the ledger of (y), bench/ai-analytics.ts; 0 skips (y)),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -109,6 +114,7 @@ import { type Config, loadConfig } from "../src/config/index.js";
 import { loadPlanConfig } from "../src/config/plans.js";
 import type { Database } from "../src/db/client.js";
 import { openDatabase } from "../src/db/open-database.js";
+import { type AiAnalyticsResult, measureAiAnalytics } from "./ai-analytics.js";
 import { type CalendarFeedResult, measureCalendarFeed } from "./calendar.js";
 import {
   BULK_ITEMS,
@@ -149,6 +155,7 @@ import { measurePeer, PEER_OPTIONS } from "./peer.js";
 import type { BenchDb, ChildMessage, LoggedQuery, ParentMessage, ServerConfig, Variant } from "./protocol.js";
 import { PREPARED_ROUTE, SERVER_CONFIG_ENV, WEBHOOK_ROUTE } from "./protocol.js";
 import { literalPageQuery, pageQuery } from "./queries.js";
+import { measureRag, type RagResult } from "./rag.js";
 import { measureReports, type ReportsResult } from "./reports.js";
 import { measureSdkOverhead, SDK_TARGET, type SdkResult } from "./sdk.js";
 import {
@@ -228,6 +235,10 @@ const settings = {
   reports: envInt("BENCH_REPORTS", 1_000_000),
   /** (u): learners of the leaderboard scenario's large tenant (bench/leaderboard.ts, against 1,000); 0 skips (u). */
   leaderboard: envInt("BENCH_LEADERBOARD", 100_000),
+  /** (x): chunks of the RAG scenario's large knowledge base (bench/rag.ts, against 10,000); 0 skips (x). */
+  rag: envInt("BENCH_RAG", 100_000),
+  /** (y): AI calls in the ledger of the analytics scenario (bench/ai-analytics.ts); 0 skips (y). */
+  aiLedger: envInt("BENCH_AI_LEDGER", 1_000_000),
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -258,6 +269,8 @@ const customised =
     "BENCH_GRADEBOOK",
     "BENCH_REPORTS",
     "BENCH_LEADERBOARD",
+    "BENCH_RAG",
+    "BENCH_AI_LEDGER",
     "BENCH_LTI",
     "BENCH_STARTUP",
     "BENCH_SDK",
@@ -1391,6 +1404,8 @@ async function main(): Promise<void> {
   let sdkOverhead: SdkResult | undefined;
   let reports: ReportsResult | undefined;
   let leaderboard: LeaderboardResult | undefined;
+  let rag: RagResult | undefined;
+  let aiAnalytics: AiAnalyticsResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1523,6 +1538,19 @@ async function main(): Promise<void> {
           { small: 1000, large: settings.leaderboard },
           log,
         );
+      }
+      // (x): RAG indexing and search at 10,000 and BENCH_RAG chunks (bench/rag.ts).
+      if (settings.rag > 0) {
+        rag = await measureRag(
+          database,
+          benchAppConfig(pgDb.url),
+          { small: 10_000, large: settings.rag },
+          log,
+        );
+      }
+      // (y): AI usage analytics over a ledger of BENCH_AI_LEDGER calls (bench/ai-analytics.ts).
+      if (settings.aiLedger > 0) {
+        aiAnalytics = await measureAiAnalytics(database, benchAppConfig(pgDb.url), settings.aiLedger, log);
       }
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
@@ -1822,6 +1850,27 @@ async function main(): Promise<void> {
       `  checks: ${l.problems.length === 0 ? "all passed" : l.problems.join("; ")}`,
     );
   }
+  if (rag !== undefined) {
+    const x = rag;
+    out.push(
+      "",
+      "(x) RAG (bench/rag.ts), PostgreSQL:",
+      `  x1 indexing: ${x.indexing.chunks} chunks in ${x.indexing.seconds} s, ${x.indexing.chunksPerSecond} chunks/s`,
+      `  x2 search (topK 8): ${Object.entries(x.search)
+        .map(([size, s]) => `p50 ${s.p50} ms, p99 ${s.p99} ms at ${size} chunks`)
+        .join("; ")}; ratio of p50s ${x.ratio} (target ≥ 0.8)`,
+      `  checks: ${x.problems.length === 0 ? "all passed" : x.problems.join("; ")}`,
+    );
+  }
+  if (aiAnalytics !== undefined) {
+    const y = aiAnalytics;
+    out.push(
+      "",
+      `(y) AI analytics (bench/ai-analytics.ts), PostgreSQL: ${y.calls} calls, ${y.rollupRows} rollup rows`,
+      ...Object.entries(y.queries).map(([name, q]) => `  ${name}: p50 ${q.p50} ms, p99 ${q.p99} ms`),
+      `  checks: ${y.problems.length === 0 ? "all passed" : y.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1837,6 +1886,8 @@ async function main(): Promise<void> {
     ...(sdkOverhead === undefined ? {} : { sdkOverhead }),
     ...(reports === undefined ? {} : { reports }),
     ...(leaderboard === undefined ? {} : { leaderboard }),
+    ...(rag === undefined ? {} : { rag }),
+    ...(aiAnalytics === undefined ? {} : { aiAnalytics }),
     machine: {
       node: process.version,
       cpus: cpus().length,
