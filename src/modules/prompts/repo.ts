@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { readCounter } from "../../db/counters.js";
 import { isUniqueViolation } from "../../db/errors.js";

@@ -215,7 +215,12 @@ export function promptRoutes(app: App, ctx: AppContext, client: OutboundClient):
         request.body,
       ] as const;
       if (request.body.stream !== true) return runPrompt(...args);
-      const events = await streamPrompt(...args);
+      // The client going away aborts the provider's request (run.ts settles what it used).
+      const gone = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      const events = await streamPrompt(...args, gone.signal);
       reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache");
       return reply.send(Readable.from(events) as never);
     },

@@ -77,6 +77,7 @@ async function finish(
   p: Prepared,
   usage: ChatUsage | undefined,
   answer = "",
+  outcome: "completed" | "failed" = usage === undefined ? "failed" : "completed",
 ) {
   const tokens = usage === undefined ? 0 : usage.reported ? usage.inputTokens + usage.outputTokens : p.bound;
   const inputTokens = usage?.reported
@@ -99,11 +100,11 @@ async function finish(
       promptId: p.prompt.id,
       feature: p.prompt.feature,
       model: usage?.model ?? p.request.model,
-      outcome: usage === undefined ? "failed" : "completed",
+      outcome,
       inputTokens,
       outputTokens,
     });
-    if (usage === undefined) return;
+    if (outcome === "failed") return;
     await recordExchange(tx, keyringOf(deps.ctx.config), {
       tenantId,
       conversationId: p.conversationId,
@@ -156,8 +157,26 @@ export async function runPrompt(
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
+ * What a streamed call that broke off used: as reported, nothing when no text came, otherwise the input's bound and
+ * the text's bytes (a token covers at least one byte), never more than the output's bound.
+ */
+function partialUsage(p: Prepared, usage: ChatUsage, outputBytes: number): ChatUsage | undefined {
+  if (usage.reported) return usage;
+  if (outputBytes === 0) return undefined;
+  return {
+    model: usage.model,
+    inputTokens: p.bound - p.request.maxOutputTokens,
+    outputTokens: Math.min(p.request.maxOutputTokens, outputBytes),
+    reported: true,
+  };
+}
+
+/**
  * The same run, streamed as Server-Sent Events: `delta` events `{text}`, then `done` with the result less its
- * text, or `error` with the error envelope's code. Settling happens when the stream ends, however it ends.
+ * text, or `error` with the error envelope's code. The call is settled however the stream ends: a call that
+ * breaks off — the provider failing part-way, or the client going away, which aborts the provider's request
+ * (`signal`) — is charged what it used and written to the ledger as `failed`, as a streamed answer is
+ * (rag/answer-stream.ts); before, it was charged nothing, and a client gone left the call running and unsettled.
  */
 export async function streamPrompt(
   deps: RunDeps,
@@ -165,30 +184,43 @@ export async function streamPrompt(
   principal: Principal,
   id: string,
   input: RunInput,
+  signal?: AbortSignal,
 ) {
   const p = await prepare(deps, tenantId, principal, id, input);
   let opened: Awaited<ReturnType<typeof openStream>>;
   try {
-    opened = await openStream(deps, p.provider, p.request);
+    opened = await openStream(deps, p.provider, p.request, signal);
   } catch (err) {
     await finish(deps, tenantId, p, undefined);
     throw err;
   }
   async function* events(): AsyncGenerator<string> {
-    let failed = false;
     // What the conversation keeps of the answer: no more than a stored message holds.
     let answer = "";
+    let bytes = 0;
+    let settled = false;
     try {
-      for await (const text of opened.deltas) {
-        if (answer.length < MAX_MESSAGE_CHARS) answer += text;
-        yield sse("delta", { text });
+      let failed = false;
+      try {
+        for await (const text of opened.deltas) {
+          bytes += Buffer.byteLength(text, "utf8");
+          if (answer.length < MAX_MESSAGE_CHARS) answer += text;
+          yield sse("delta", { text });
+        }
+      } catch {
+        failed = true;
       }
-    } catch {
-      failed = true;
+      // An aborted request ends the SDK's stream quietly: the client went away.
+      failed ||= signal?.aborted === true;
+      const usage = failed ? partialUsage(p, opened.usage(), bytes) : opened.usage();
+      const spent = await finish(deps, tenantId, p, usage, answer, failed ? "failed" : "completed");
+      settled = true;
+      if (failed) yield sse("error", { error: "ai_provider_error" });
+      else yield sse("done", resultOf(p, opened.usage().model, "", spent));
+    } finally {
+      // The client went away while an event waited to be read: the stream is closed from outside.
+      if (!settled) await finish(deps, tenantId, p, partialUsage(p, opened.usage(), bytes), answer, "failed");
     }
-    const usage = await finish(deps, tenantId, p, failed ? undefined : opened.usage(), answer);
-    if (failed) yield sse("error", { error: "ai_provider_error" });
-    else yield sse("done", resultOf(p, opened.usage().model, "", usage));
   }
   return events();
 }
