@@ -1,0 +1,27 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+import { firstVisitSize } from "./build/first-visit-size.js";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * The admin console, served by the API at /admin (src/modules/console). Built into dist/console by
+ * `npm run build`; tests build it elsewhere with `outDir`. No inline script or style in the output: the
+ * console's Content-Security-Policy allows only its own files.
+ */
+export default defineConfig({
+  root: here,
+  base: "/admin/",
+  logLevel: "warn",
+  esbuild: { jsx: "automatic" },
+  build: {
+    outDir: fileURLToPath(new URL("../dist/console", import.meta.url)),
+    emptyOutDir: true,
+    target: "es2022",
+    // Modern browsers only: the polyfill would be an inline-free but useless few hundred bytes.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    reportCompressedSize: false,
+  },
+  plugins: [firstVisitSize()],
+});
