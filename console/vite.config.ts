@@ -13,7 +13,9 @@ export default defineConfig({
   root: here,
   base: "/admin/",
   logLevel: "warn",
-  esbuild: { jsx: "automatic" },
+  esbuild: { jsx: "automatic", jsxDev: false },
+  // React's production build whatever NODE_ENV the building process has (vitest sets "test").
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
   build: {
     outDir: fileURLToPath(new URL("../dist/console", import.meta.url)),
     emptyOutDir: true,

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../../test-support/api.js";
+import { type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
 import { CONSOLE_CSP } from "./routes.js";
 
 /** A console build's shape (what Vite writes): index.html naming a content-hashed script under assets/. */
@@ -75,12 +76,16 @@ describe("the admin console at /admin", () => {
 });
 
 describe("an installation without a console build", () => {
-  const { h: bare, tenants: bareTenants } = useApi({
-    tenants: 1,
-    env: () => ({ CONSOLE_DIR: join(dir, "none") }),
+  let bare: Harness;
+  let host: string;
+  beforeAll(async () => {
+    bare = await startHarness({ CONSOLE_DIR: join(dir, "none") });
+    host = (await makeTenant(bare)).host;
   });
+  afterAll(() => bare?.close());
+
   it("answers /admin with 404, not an error", async () => {
-    const res = await bare.inject({ method: "GET", url: "/admin", headers: { host: bareTenants[0].host } });
+    const res = await bare.inject({ method: "GET", url: "/admin", headers: { host } });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe("not_found");
   });
