@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "../../test-support/api.js";
 import { type Harness, makeTenant, startHarness } from "../../test-support/harness.js";
@@ -64,6 +65,29 @@ describe("the admin console at /admin", () => {
     }
     // Beside index.html but not an asset: not served.
     expect((await get("/admin/assets/../first-visit.json")).body).not.toBe("{}");
+  });
+
+  it("sends a text asset gzipped to a browser that takes gzip, and as it is otherwise", async () => {
+    const url = "/admin/assets/index-Ab12_c.js";
+    for (const accept of ["gzip, deflate, br, zstd", "br;q=1, gzip;q=0.5", "*"]) {
+      const res = await h.inject({
+        method: "GET",
+        url,
+        headers: { host: a.host, "accept-encoding": accept },
+      });
+      expect(res.headers["content-encoding"], accept).toBe("gzip");
+      expect(res.headers.vary, accept).toContain("accept-encoding");
+      expect(gunzipSync(res.rawPayload).toString(), accept).toBe(SCRIPT);
+    }
+    for (const accept of ["identity", "gzip;q=0", "br"]) {
+      const res = await h.inject({
+        method: "GET",
+        url,
+        headers: { host: a.host, "accept-encoding": accept },
+      });
+      expect(res.headers["content-encoding"], accept).toBeUndefined();
+      expect(res.body, accept).toBe(SCRIPT);
+    }
   });
 
   it("is served on an institution's host only", async () => {

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import { notFound } from "../../platform/errors/app-error.js";
@@ -23,6 +25,19 @@ const TYPES: Readonly<Record<string, string>> = {
   ".json": "application/json; charset=utf-8",
 };
 
+/** What is worth compressing (the rest, images and fonts, is compressed already). */
+const TEXT = new Set([".js", ".css", ".svg", ".json"]);
+const gzipped = promisify(gzip);
+/** Whether Accept-Encoding takes gzip (by name or `*`) with a weight above 0. */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? "").split(",").some((part) => {
+    const [coding = "", ...params] = part.split(";").map((p) => p.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
 /** A built asset's file name: Vite's `name-hash.ext`, nothing that could climb out of the folder. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
@@ -34,6 +49,9 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
  */
 export function consoleRoutes(app: App, ctx: AppContext): void {
   const dir = ctx.config.console.dir;
+  // Each asset's gzip, made on its first request and kept: a hashed name never changes content, and only names
+  // of files in the build get here, so this holds at most one build's text files (~300 kB raw today).
+  const compressed = new Map<string, Buffer>();
 
   /** `index.html`, for `/admin` and each of the app's own routes below it. */
   const index = async (reply: FastifyReply): Promise<Buffer> => {
@@ -69,11 +87,21 @@ export function consoleRoutes(app: App, ctx: AppContext): void {
     } catch {
       throw notFound();
     }
+    const type = extname(name);
     reply.headers({
-      "content-type": TYPES[extname(name)] ?? "application/octet-stream",
+      "content-type": TYPES[type] ?? "application/octet-stream",
       "cache-control": "public, max-age=31536000, immutable",
       "x-content-type-options": "nosniff",
     });
-    return body;
+    if (!TEXT.has(type)) return body;
+    reply.header("vary", "accept-encoding");
+    if (!acceptsGzip(request.headers["accept-encoding"])) return body;
+    let packed = compressed.get(name);
+    if (packed === undefined) {
+      packed = await gzipped(body, { level: 9 });
+      compressed.set(name, packed);
+    }
+    reply.header("content-encoding", "gzip");
+    return packed;
   });
 }
