@@ -30,6 +30,20 @@ export function resumeSession(aula: Aula): Promise<SessionUser | null> {
   return resumed;
 }
 
+let refreshing: Promise<unknown> | undefined;
+
+/**
+ * One refresh at a time: the dashboard's reads fail together when the access cookie expires, and each refreshing
+ * on its own would present the same refresh token twice, which the API takes for a stolen token (the session
+ * ends). Later callers wait for the refresh under way.
+ */
+function refreshOnce(aula: Aula): Promise<unknown> {
+  refreshing ??= aula.auth.refresh().finally(() => {
+    refreshing = undefined;
+  });
+  return refreshing;
+}
+
 export const SessionContext = createContext<Session | undefined>(undefined);
 
 export function useSession(): Session {
@@ -51,7 +65,7 @@ export function useCall() {
       } catch (err) {
         if (!isUnauthorized(err)) throw err;
         try {
-          await aula.auth.refresh();
+          await refreshOnce(aula);
         } catch {
           signedOut();
           throw err;

@@ -226,4 +226,34 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
       await context.close();
     }
   }, 120_000);
+  it("keeps an administrator signed in past the access cookie's lifetime, refreshing the session once", async () => {
+    // A server whose access cookie lasts a second: every read after that needs the refresh route first.
+    const short = await startHarness({ CONSOLE_DIR: dir, ACCESS_TOKEN_TTL_SECONDS: "1" });
+    try {
+      const tenant = await makeTenant(short, "Escola Breve");
+      const address = await short.app.listen({ port: 0, host: "127.0.0.1" });
+      const context = await browser.newContext({ locale: "en-US" });
+      const page = await context.newPage();
+      page.on("pageerror", (error) => pageProblems.push(error.message));
+      await page.goto(`http://${tenant.host}:${new URL(address).port}/admin`);
+      await heading(page, "Sign in");
+      await signIn(page, tenant.adminEmail, TEST_PASSWORD);
+      await heading(page, "Dashboard");
+      await page.getByText("No failed attempts in the last hour.").waitFor();
+      for (let round = 0; round < 2; round++) {
+        await page.waitForTimeout(2_100);
+        // Four reads at once (the dashboard's three and the page's own), all refused, then one refresh.
+        await page.getByRole("link", { name: "API keys" }).click();
+        await page.getByText("Keys let your systems call the API.", { exact: false }).waitFor();
+        await page.getByRole("button", { name: "Create the key" }).waitFor();
+        await page.waitForTimeout(2_100);
+        await page.getByRole("link", { name: "Dashboard" }).click();
+        await page.getByText("No failed attempts in the last hour.").waitFor();
+        expect(await page.getByRole("alert").count()).toBe(0);
+      }
+      await context.close();
+    } finally {
+      await short.close();
+    }
+  }, 120_000);
 });
