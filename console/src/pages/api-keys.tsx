@@ -87,6 +87,7 @@ export function ApiKeysPage() {
                 <th scope="col">{t.keys.scopes}</th>
                 <th scope="col">{t.keys.tier}</th>
                 <th scope="col">{t.keys.created}</th>
+                <th scope="col">{t.keys.lastUsed}</th>
                 <th scope="col">{t.keys.actions}</th>
               </tr>
             </thead>
@@ -100,6 +101,7 @@ export function ApiKeysPage() {
                   <td>{key.scopes.length === 0 ? t.keys.allScopes : key.scopes.join(", ")}</td>
                   <td>{t.keys.tiers[key.rateTier]}</td>
                   <td>{date(key.createdAt)}</td>
+                  <td>{key.lastUsedAt === null ? t.keys.never : date(key.lastUsedAt)}</td>
                   <td>
                     {confirming === key.id ? (
                       <div className="confirm">

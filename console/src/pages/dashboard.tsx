@@ -49,7 +49,7 @@ export function DashboardPage() {
               <dt>{d.plan}</dt>
               <dd className="figure">{s.plan}</dd>
               <dt>{d.status}</dt>
-              <dd>{s.status ?? d.noSubscription}</dd>
+              <dd>{s.status === null ? d.noSubscription : d.statuses[s.status]}</dd>
               {s.currentPeriodEnd !== null && (
                 <>
                   <dt>{d.periodEnd}</dt>
