@@ -25,5 +25,9 @@ export default defineConfig({
     assetsInlineLimit: 0,
     reportCompressedSize: false,
   },
+  // `npm run console:dev`: this app with live reload at http://<slug>.localhost:5173/admin/, its API calls passed
+  // to the API of `npm start` with the Host kept, so the institution, the cookies and the same-origin checks
+  // are those of the institution's own host.
+  server: { port: 5173, strictPort: true, proxy: { "/api": { target: "http://127.0.0.1:3000" } } },
   plugins: [firstVisitSize()],
 });
