@@ -13,7 +13,8 @@ export default defineConfig({
   root: here,
   base: "/admin/",
   logLevel: "warn",
-  esbuild: { jsx: "automatic", jsxDev: false },
+  // JSX for React's automatic runtime, never its development variant (vitest's NODE_ENV=test would choose it).
+  oxc: { jsx: { runtime: "automatic", development: false } },
   // React's production build whatever NODE_ENV the building process has (vitest sets "test").
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
   build: {
