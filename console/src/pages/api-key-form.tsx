@@ -43,7 +43,6 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => v
       setScopes([]);
       setTier("standard");
       onCreated(key);
-      window.scrollTo({ top: 0 });
     } catch (err) {
       setProblem(problemOf(err, t));
       nameInput.current?.focus();

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type Problem, problemOf } from "../api.js";
 import { format, useI18n } from "../i18n.js";
 import { useLoad } from "../load.js";
@@ -10,6 +10,11 @@ import { type CreatedKey, CreateKeyForm } from "./api-key-form.js";
 function SecretOnce({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   const { t } = useI18n();
   const [copied, setCopied] = useState<string>();
+  const box = useRef<HTMLInputElement>(null);
+  // Where the eyes and the screen reader go next: the secret, selected, ready to copy.
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(created.secret);
@@ -24,7 +29,7 @@ function SecretOnce({ created, onDone }: { created: CreatedKey; onDone: () => vo
       <p>{t.keys.secretOnce}</p>
       <label htmlFor="secret">{format(t.keys.secretLabel, { name: created.name })}</label>
       <div className="row">
-        <input id="secret" readOnly value={created.secret} onFocus={(e) => e.target.select()} />
+        <input id="secret" ref={box} readOnly value={created.secret} onFocus={(e) => e.target.select()} />
         <button type="button" onClick={() => void copy()}>
           {t.keys.copy}
         </button>

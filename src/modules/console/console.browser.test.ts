@@ -141,6 +141,7 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
     const secretBox = page.getByLabel("Secret of ERP sync");
     await secretBox.waitFor();
     const secret = await secretBox.inputValue();
+    await expect.poll(() => secretBox.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
     expect(secret).toMatch(/^mia_[0-9a-f]{40}$/);
     await page.getByRole("button", { name: "Copy" }).click();
     await page.getByText("Copied.").waitFor();
