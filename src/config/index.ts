@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type AiConfig, loadAiConfig } from "./ai.js";
 import { type BillingConfig, loadBillingConfig } from "./billing.js";
+import { type ConsoleConfig, loadConsoleConfig } from "./console.js";
 import { bool, ConfigError, type Env, int, optional, str } from "./env.js";
 import { type HttpServerConfig, loadHttpServerConfig } from "./http.js";
 import { type JobsConfig, loadJobsConfig } from "./jobs.js";
@@ -61,6 +62,8 @@ export interface Config {
   video: VideoConfig;
   /** The environment's AI provider (AI_BASE_URL, AI_API_KEY, AI_MODEL) and call timeouts and retries. */
   ai: AiConfig;
+  /** Where the admin console's built files are (CONSOLE_DIR). */
+  console: ConsoleConfig;
 }
 
 /** `TRUST_PROXY`: off (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -136,5 +139,6 @@ export function loadConfig(env: Env = process.env): Config {
     media: loadMediaConfig(env, dataDir, secrets.encryptionKeys.current.key),
     video: loadVideoConfig(env),
     ai: loadAiConfig(env),
+    console: loadConsoleConfig(env),
   };
 }

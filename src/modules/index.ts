@@ -14,6 +14,7 @@ import { billingRoutes } from "./billing/routes.js";
 import { calendarRoutes } from "./calendar/routes.js";
 import { certificateRoutes } from "./certificates/routes.js";
 import { classRoutes } from "./classes/routes.js";
+import { consoleRoutes } from "./console/routes.js";
 import { courseModuleRoutes } from "./course-modules/routes.js";
 import { courseRoutes } from "./courses/routes.js";
 import { driveRoutes } from "./drive/routes.js";
@@ -76,6 +77,7 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   emailRoutes(app, ctx);
   passwordResetRoutes(app, ctx);
   pageRoutes(app, ctx);
+  consoleRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   driveRoutes(app, ctx);
   const video = videoDeps(app, ctx);

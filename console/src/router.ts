@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+
+/** The console's pages, by their path below /admin. */
+export type Route = "dashboard" | "keys";
+
+const PATHS: Readonly<Record<Route, string>> = { dashboard: "/admin", keys: "/admin/api-keys" };
+
+function routeOf(pathname: string): Route {
+  return pathname.replace(/\/+$/, "") === PATHS.keys ? "keys" : "dashboard";
+}
+
+export const pathOf = (route: Route) => PATHS[route];
+
+/** The current page, following links the console makes (pushState) and the browser's back and forward. */
+export function useRoute(): [Route, (route: Route) => void] {
+  const [route, setRoute] = useState<Route>(() => routeOf(window.location.pathname));
+  useEffect(() => {
+    const onPop = () => setRoute(routeOf(window.location.pathname));
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+  const go = (next: Route) => {
+    if (window.location.pathname !== PATHS[next]) window.history.pushState(null, "", PATHS[next]);
+    setRoute(next);
+  };
+  return [route, go];
+}
