@@ -5,3 +5,11 @@
 CREATE INDEX "kb_chunks_lang_search_idx" ON "kb_chunks" USING gin ("knowledge_base_id", "language", "tsv");
 --> statement-breakpoint
 DROP INDEX "kb_chunks_search_idx";
+--> statement-breakpoint
+-- The languages of a knowledge base's documents: a search probes the index in those only (a probe of a language
+-- the knowledge base has none of still reads the knowledge base's posting list).
+ALTER TABLE "knowledge_bases" ADD COLUMN "languages" text[] DEFAULT '{}'::text[] NOT NULL;
+--> statement-breakpoint
+UPDATE "knowledge_bases" k SET "languages" = ARRAY(
+  SELECT DISTINCT d.language FROM "kb_documents" d
+   WHERE d.tenant_id = k.tenant_id AND d.knowledge_base_id = k.id ORDER BY d.language);

@@ -27,6 +27,8 @@ export const knowledgeBases = pgTable(
     pendingCount: integer("pending_count").notNull().default(0),
     failedCount: integer("failed_count").notNull().default(0),
     lastIndexedAt: isoTimestamp("last_indexed_at"),
+    /** The languages of its documents, which search probes (src/modules/rag/text-rank.ts); only ever grows. */
+    languages: text("languages").array().notNull().default(sql`'{}'::text[]`),
     createdAt: isoTimestamp("created_at").notNull().default(sql`now()`),
     updatedAt: isoTimestamp("updated_at").notNull().default(sql`now()`),
   },

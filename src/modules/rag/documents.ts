@@ -157,6 +157,12 @@ export async function addDocuments(
     let jobId: string | null = null;
     if (inserted.length > 0) {
       await repo.adjustCounts(tx, tenantId, kbId, { documents: inserted.length, pending: inserted.length });
+      await repo.addLanguages(
+        tx,
+        tenantId,
+        kbId,
+        inserted.map((row) => row.language),
+      );
       const job = await enqueueJob(tx, tenantId, {
         type: "kb_index",
         payload: { knowledgeBaseId: kbId, documentIds: inserted.map((row) => row.id) },

@@ -23,6 +23,7 @@ const columns = {
   pendingCount: kb.pendingCount,
   failedCount: kb.failedCount,
   lastIndexedAt: kb.lastIndexedAt,
+  languages: kb.languages,
   createdAt: kb.createdAt,
   updatedAt: kb.updatedAt,
 };
@@ -42,6 +43,7 @@ export interface KnowledgeBaseRow {
   pendingCount: number;
   failedCount: number;
   lastIndexedAt: string | null;
+  languages: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -172,4 +174,12 @@ export async function adjustCounts(
       updatedAt: sql`now()`,
     })
     .where(and(eq(kb.tenantId, tenantId), eq(kb.id, id)));
+}
+
+/** Adds the languages of new documents to those a search of the knowledge base probes (text-rank.ts). */
+export async function addLanguages(tx: Executor, tenantId: string, kbId: string, languages: string[]) {
+  const added = `{${[...new Set(languages)].join(",")}}`;
+  await tx.execute(sql`UPDATE knowledge_bases
+      SET languages = ARRAY(SELECT DISTINCT l FROM unnest(languages || ${added}::text[]) AS l ORDER BY l)
+    WHERE tenant_id = ${tenantId} AND id = ${kbId} AND NOT languages @> ${added}::text[]`);
 }

@@ -85,7 +85,7 @@ export async function search(
       sql`AND (d.course_id IS NULL OR d.course_id IN (${learnerCourseIds(tenantId, learner)}))`,
     );
   }
-  const text = { tenantId, kbId, words, conditions };
+  const text = { tenantId, kbId, words, conditions, languages: kb.languages };
   const found = await embeddingProvider(deps.ctx, tenantId);
   if (found === undefined) {
     const rows = await textRanked(db, { ...text, limit: topK, minScore });

@@ -43,6 +43,12 @@ beforeAll(async () => {
   const added = await call("POST", `/rag/knowledge-bases/${kbId}/documents`, { documents });
   expect(added.statusCode, added.body).toBe(202);
   await runJobs(h, a, { kb_index: kbIndexJobHandler });
+  // The knowledge base knows its documents' languages, the only ones a search probes.
+  const [row] = await queryRows<{ languages: string[] }>(
+    h.database.db,
+    sql`SELECT languages FROM knowledge_bases WHERE tenant_id = ${a.id} AND id = ${kbId}`,
+  );
+  expect(row?.languages).toEqual(["en"]);
   const got = await call("GET", `/rag/knowledge-bases/${kbId}`);
   expect(got.json().chunkCount).toBeGreaterThanOrEqual(CHUNKS);
 });
@@ -64,6 +70,7 @@ describe("the full-text rank", () => {
       tenantId: a.id,
       kbId,
       words: queryWords("membrane"),
+      languages: ["en"],
       conditions: [],
       limit: 8,
       minScore: 0,

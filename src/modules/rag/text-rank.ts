@@ -11,10 +11,15 @@
  * CANDIDATE_ROWS candidates in all are ranked (ts_rank against the whole question, as before), the best `limit`
  * returned.
  *
- * What stays: a GIN index is read as a bitmap of every match before any LIMIT, so each probe still reads its
- * lexeme's posting list, which grows with the knowledge base (a tenth of a millisecond per thousand matches);
- * only the rows fetched and ranked are bounded. What it gives up: in a knowledge base where every word of a
- * question is in more than PROBE_ROWS chunks and no chunk holds them all, a chunk holding only some may be missed.
+ * A GIN index is read as a bitmap of every match before any LIMIT, so a probe still reads its lexeme's posting
+ * list, which grows with the knowledge base; two rules keep those reads few. Only the knowledge base's own
+ * languages are probed (knowledge_bases.languages: a probe of another still read the knowledge base's entries).
+ * A lexeme in more than COMMON_SHARE of all chunks, by the statistics ANALYZE keeps of kb_chunks.tsv, is probed
+ * last and only when the others found less than a page: a question's rare words decide its candidates, as they
+ * would its relevance. Without statistics (an embedded database never analysed) every lexeme is probed.
+ * What it gives up: in a knowledge base where every word of a question is in more than PROBE_ROWS chunks and no
+ * chunk holds them all, a chunk holding only some may be missed; a chunk holding only a question's common words
+ * is a candidate only when its rare words are nowhere.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
@@ -27,6 +32,12 @@ import type { Language } from "./schemas.js";
 export const PROBE_ROWS = 100;
 /** Chunks ranked at most, from all the probes. */
 export const CANDIDATE_ROWS = 1_000;
+/**
+ * A lexeme in more than this share of all chunks (PostgreSQL's statistics of kb_chunks.tsv, which ANALYZE keeps)
+ * is probed only when the question's other probes found less than a page: its posting list is the longest to read,
+ * and the chunks that hold it with another word of the question come through that word's probe.
+ */
+export const COMMON_SHARE = 0.01;
 
 /** One configuration's query: the words' lexemes OR-ed (plainto_tsquery's output quotes each lexeme). */
 const anyWord = (config: string, words: string): SQL =>
@@ -50,6 +61,8 @@ export interface TextQuery {
   tenantId: string;
   kbId: string;
   words: string;
+  /** The knowledge base's languages (knowledge_bases.languages): the only ones probed. */
+  languages: readonly string[];
   /** Conditions on the chunk's document `d` (filters, a learner's courses), ANDed. */
   conditions: SQL[];
   limit: number;
@@ -59,13 +72,18 @@ export interface TextQuery {
 }
 
 /** The best chunks among the candidates (score, then id), at most `limit`. */
-export const textRanked = (db: Executor, q: TextQuery): Promise<Row[]> =>
-  queryRows<Row>(db, textRankedSql(q));
+export async function textRanked(db: Executor, q: TextQuery): Promise<Row[]> {
+  return probedLanguages(q).length === 0 ? [] : queryRows<Row>(db, textRankedSql(q));
+}
 
-/** textRanked's statement (its plan is tested at a size, text-rank.test.ts). */
+/** The languages to probe: the knowledge base's (a probe of any other would still read its posting lists). */
+const probedLanguages = (q: TextQuery): Language[] => LANGUAGES.filter((lang) => q.languages.includes(lang));
+
+/** textRanked's statement, for a knowledge base with documents (its plan is tested at a size, text-rank.test.ts). */
 export function textRankedSql(q: TextQuery): SQL {
+  const languages = probedLanguages(q);
   const rank = sql`CASE c.language ${sql.join(
-    LANGUAGES.map((lang) => sql`WHEN ${lang} THEN ts_rank(c.tsv, q.${sql.identifier(lang)}, 1 | 32)`),
+    languages.map((lang) => sql`WHEN ${lang} THEN ts_rank(c.tsv, q.${sql.identifier(lang)}, 1 | 32)`),
     sql` `,
   )} END`;
   const documents =
@@ -76,34 +94,48 @@ export function textRankedSql(q: TextQuery): SQL {
     q.model === undefined
       ? sql``
       : sql`, (d.embedding_model = ${q.model} AND c.embedding IS NOT NULL) AS embedded`;
+  const probe = sql`SELECT c.id, ${rank} AS score FROM kb_chunks c ${documents}
+     WHERE c.tenant_id = ${q.tenantId} AND c.knowledge_base_id = ${q.kbId} AND c.language = p.lang
+       AND c.tsv @@ p.tsq
+     LIMIT ${PROBE_ROWS}`;
   return sql`WITH q AS MATERIALIZED (SELECT ${sql.join(
-    LANGUAGES.map((lang) => sql`${languageQuery(lang, q.words)} AS ${sql.identifier(lang)}`),
+    languages.map((lang) => sql`${languageQuery(lang, q.words)} AS ${sql.identifier(lang)}`),
     sql`, `,
   )}),
+    common AS MATERIALIZED (
+      SELECT e.lexeme FROM pg_stats s,
+        unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e (lexeme, freq)
+       WHERE s.schemaname = current_schema() AND s.tablename = 'kb_chunks' AND s.attname = 'tsv'
+         AND e.lexeme IS NOT NULL AND e.freq > ${COMMON_SHARE}
+    ),
     probes AS MATERIALIZED (
-      SELECT lang, tsq FROM (
+      SELECT lang, tsq, tier FROM (
         SELECT l.lang, l.tsq, 0 AS tier FROM (VALUES ${sql.join(
-          LANGUAGES.map((lang) => sql`(${lang}, ${everyWord(lang, q.words)})`),
+          languages.map((lang) => sql`(${lang}, ${everyWord(lang, q.words)})`),
           sql`, `,
         )}) AS l (lang, tsq)
         UNION
-        SELECT l.lang, quote_literal(x)::tsquery, 1 FROM (VALUES ${sql.join(
-          LANGUAGES.map((lang) => sql`(${lang}, ${lexemes(lang, q.words)})`),
-          sql`, `,
-        )}) AS l (lang, v), unnest(tsvector_to_array(l.v)) AS x
+        SELECT l.lang, quote_literal(x)::tsquery,
+               CASE WHEN EXISTS (SELECT 1 FROM common WHERE common.lexeme = x) THEN 2 ELSE 1 END
+          FROM (VALUES ${sql.join(
+            languages.map((lang) => sql`(${lang}, ${lexemes(lang, q.words)})`),
+            sql`, `,
+          )}) AS l (lang, v), unnest(tsvector_to_array(l.v)) AS x
       ) p ORDER BY tier, lang, tsq::text
     ),
     candidates AS MATERIALIZED (
-      SELECT found.id, found.score FROM probes p, q, LATERAL (
-        SELECT c.id, ${rank} AS score FROM kb_chunks c ${documents}
-         WHERE c.tenant_id = ${q.tenantId} AND c.knowledge_base_id = ${q.kbId} AND c.language = p.lang
-           AND c.tsv @@ p.tsq
-         LIMIT ${PROBE_ROWS}
-      ) found
+      SELECT found.id, found.score FROM probes p, q, LATERAL (${probe}) found WHERE p.tier < 2
+      LIMIT ${CANDIDATE_ROWS}
+    ),
+    -- A common lexeme's probe, only when the others found less than a page.
+    fallback AS MATERIALIZED (
+      SELECT found.id, found.score FROM probes p, q, LATERAL (${probe}) found
+       WHERE p.tier = 2 AND (SELECT count(*) FROM candidates) < ${q.limit}
       LIMIT ${CANDIDATE_ROWS}
     ),
     best AS (
-      SELECT DISTINCT id, score FROM candidates WHERE score >= ${q.minScore} ORDER BY score DESC, id LIMIT ${q.limit}
+      SELECT DISTINCT id, score FROM (SELECT * FROM candidates UNION ALL SELECT * FROM fallback) found
+       WHERE score >= ${q.minScore} ORDER BY score DESC, id LIMIT ${q.limit}
     )
     SELECT c.id, c.document_id, c.text, c.start_offset, c.end_offset, c.page, d.title, d.source_type, d.source_id,
            d.metadata, best.score ${embedded}
