@@ -17,6 +17,9 @@ export function useStarted<T extends object>(
   });
   afterAll(async () => {
     if (started !== undefined) await stop(started);
+    // A worker keeps each test file's module, and so this stand-in, for the rest of its run (isolate: false):
+    // dropped here, what it started (an embedded database's memory among it) can be collected.
+    started = undefined;
   });
   return late(what, () => started);
 }
