@@ -60,6 +60,7 @@
  *   (x) RAG (bench/rag.ts): a knowledge base's documents indexed by the job (chunks/s), and search at 10,000
  *       and BENCH_RAG chunks, p50 and p99 (ratio of p50s, target ≥ 0.8);
  *   (y) AI analytics (bench/ai-analytics.ts): GET /ai-analytics/usage over a ledger of BENCH_AI_LEDGER calls;
+ *   (z) the admin console's first visit (bench/console.ts): its JavaScript gzipped on the wire (target ≤ 200 kB);
  *
  * On PostgreSQL at 1k, 100k and 1M courses for one tenant (the same tenant, grown between measurements), and (c)
  * on PGlite at 100k; (e) and (f) once on each (after the courses, in a server of their own, bench/webhooks.ts);
@@ -93,6 +94,7 @@
  * BENCH_LEADERBOARD (100000: learners of the large tenant of (u), bench/leaderboard.ts, against 1,000; 0 skips (u)),
  * BENCH_RAG (100000: chunks of the large knowledge base of (x), bench/rag.ts, against 10,000; 0 skips (x)),
  * BENCH_AI_LEDGER (1000000: calls in the ledger of (y), bench/ai-analytics.ts; 0 skips (y)),
+ * BENCH_CONSOLE (1; 0 skips (z), the admin console's first visit of bench/console.ts),
  * BENCH_CPU_PROF (a directory: the server child and the delivery worker run with --cpu-prof and
  * write one profile per start there). Runs with any of these changed (BENCH_SIZES even when empty) write
  * bench/results/latest.tmp.json instead, so quick runs never replace the committed results. Only (i) and (j),
@@ -125,6 +127,7 @@ import {
   measureCatalogue,
   PROGRESS_ENROLLMENTS,
 } from "./catalogue.js";
+import { type ConsoleResult, measureConsole } from "./console.js";
 import {
   cpuLine,
   type DeliveryCheck,
@@ -239,6 +242,8 @@ const settings = {
   rag: envInt("BENCH_RAG", 100_000),
   /** (y): AI calls in the ledger of the analytics scenario (bench/ai-analytics.ts); 0 skips (y). */
   aiLedger: envInt("BENCH_AI_LEDGER", 1_000_000),
+  /** (z): the admin console's first visit (bench/console.ts); 0 skips (z). */
+  console: envInt("BENCH_CONSOLE", 1) > 0,
   cpuProfDir: process.env.BENCH_CPU_PROF,
   /** (o): the event loop under a hostile tenant (bench/hostile.ts); 0 skips it. */
   hostile: envInt("BENCH_HOSTILE", 1) > 0,
@@ -271,6 +276,7 @@ const customised =
     "BENCH_LEADERBOARD",
     "BENCH_RAG",
     "BENCH_AI_LEDGER",
+    "BENCH_CONSOLE",
     "BENCH_LTI",
     "BENCH_STARTUP",
     "BENCH_SDK",
@@ -1406,6 +1412,7 @@ async function main(): Promise<void> {
   let leaderboard: LeaderboardResult | undefined;
   let rag: RagResult | undefined;
   let aiAnalytics: AiAnalyticsResult | undefined;
+  let consoleVisit: ConsoleResult | undefined;
   try {
     const database = await openDatabase({ url: pgDb.url, dataDir: ":memory:", poolSize: 2 });
     try {
@@ -1552,6 +1559,8 @@ async function main(): Promise<void> {
       if (settings.aiLedger > 0) {
         aiAnalytics = await measureAiAnalytics(database, benchAppConfig(pgDb.url), settings.aiLedger, log);
       }
+      // (z): the admin console's first visit, on the wire (bench/console.ts).
+      if (settings.console) consoleVisit = await measureConsole(database, benchAppConfig(pgDb.url), log);
       // (l): the claim with and without a large history, last (it writes and purges BENCH_HISTORY rows).
       if (settings.history > 0) {
         measurements.push(
@@ -1871,6 +1880,16 @@ async function main(): Promise<void> {
       `  checks: ${y.problems.length === 0 ? "all passed" : y.problems.join("; ")}`,
     );
   }
+  if (consoleVisit !== undefined) {
+    const z = consoleVisit;
+    out.push(
+      "",
+      `(z) admin console (bench/console.ts): first visit ${(z.jsGzipBytes / 1000).toFixed(1)} kB of JavaScript ` +
+        `gzipped on the wire (target ≤ 200 kB; the build says ${(z.buildJsGzipBytes / 1000).toFixed(1)}), ` +
+        `${(z.cssGzipBytes / 1000).toFixed(1)} kB of CSS, ${z.files} files`,
+      `  checks: ${z.problems.length === 0 ? "all passed" : z.problems.join("; ")}`,
+    );
+  }
   const elapsed = (Date.now() - started) / 1000;
   out.push("", `total bench time ${Math.round(elapsed)} s`);
   process.stdout.write(`${out.join("\n")}\n`);
@@ -1888,6 +1907,7 @@ async function main(): Promise<void> {
     ...(leaderboard === undefined ? {} : { leaderboard }),
     ...(rag === undefined ? {} : { rag }),
     ...(aiAnalytics === undefined ? {} : { aiAnalytics }),
+    ...(consoleVisit === undefined ? {} : { consoleVisit }),
     machine: {
       node: process.version,
       cpus: cpus().length,
