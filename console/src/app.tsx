@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { clientFor } from "./api.js";
 import {
   I18nContext,
@@ -14,6 +14,9 @@ import { SignInPage } from "./pages/sign-in.js";
 import { pathOf, type Route, useRoute } from "./router.js";
 import { resumeSession, SessionContext, type SessionUser } from "./session.js";
 import { applyTheme } from "./theme.js";
+
+// Pages beyond the dashboard and the keys load when first opened: a first visit downloads only what it shows.
+const UsersPage = lazy(() => import("./pages/users.js"));
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
   const t = messagesOf(language);
@@ -44,7 +47,12 @@ export function App() {
     rememberLanguage(language);
   }, [language]);
   useEffect(() => {
-    document.title = `${user === null ? t.signIn.title : route === "keys" ? t.keys.title : t.dashboard.title} · Aula`;
+    const titles: Record<Route, string> = {
+      dashboard: t.dashboard.title,
+      keys: t.keys.title,
+      users: t.users.title,
+    };
+    document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
   useEffect(() => {
     void applyTheme(clientFor("pt-BR"));
@@ -80,6 +88,7 @@ export function App() {
           <nav aria-label={t.nav.label}>
             {link("dashboard", t.nav.dashboard)}
             {link("keys", t.nav.apiKeys)}
+            {link("users", t.nav.users)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />
@@ -99,7 +108,9 @@ export function App() {
           <SignInPage aula={aula} onSignedIn={setUser} />
         ) : (
           <SessionContext.Provider value={{ aula, user, signedOut }}>
-            {route === "keys" ? <ApiKeysPage /> : <DashboardPage />}
+            <Suspense fallback={<p aria-live="polite">{t.loading}</p>}>
+              {route === "keys" ? <ApiKeysPage /> : route === "users" ? <UsersPage /> : <DashboardPage />}
+            </Suspense>
           </SessionContext.Provider>
         )}
       </main>
