@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { clientFor } from "./api.js";
 import {
   I18nContext,
@@ -17,6 +17,14 @@ import { applyTheme } from "./theme.js";
 
 // Pages beyond the dashboard and the keys load when first opened: a first visit downloads only what it shows.
 const UsersPage = lazy(() => import("./pages/users.js"));
+const CoursesPage = lazy(() => import("./pages/courses.js"));
+
+const PAGES: Readonly<Record<Route, ReactElement>> = {
+  dashboard: <DashboardPage />,
+  keys: <ApiKeysPage />,
+  users: <UsersPage />,
+  courses: <CoursesPage />,
+};
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
   const t = messagesOf(language);
@@ -51,6 +59,7 @@ export function App() {
       dashboard: t.dashboard.title,
       keys: t.keys.title,
       users: t.users.title,
+      courses: t.courses.title,
     };
     document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
@@ -89,6 +98,7 @@ export function App() {
             {link("dashboard", t.nav.dashboard)}
             {link("keys", t.nav.apiKeys)}
             {link("users", t.nav.users)}
+            {link("courses", t.nav.courses)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />
@@ -108,9 +118,7 @@ export function App() {
           <SignInPage aula={aula} onSignedIn={setUser} />
         ) : (
           <SessionContext.Provider value={{ aula, user, signedOut }}>
-            <Suspense fallback={<p aria-live="polite">{t.loading}</p>}>
-              {route === "keys" ? <ApiKeysPage /> : route === "users" ? <UsersPage /> : <DashboardPage />}
-            </Suspense>
+            <Suspense fallback={<p aria-live="polite">{t.loading}</p>}>{PAGES[route]}</Suspense>
           </SessionContext.Provider>
         )}
       </main>

@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys" | "users";
+export type Route = "dashboard" | "keys" | "users" | "courses";
 
 const PATHS: Readonly<Record<Route, string>> = {
   dashboard: "/admin",
   keys: "/admin/api-keys",
   users: "/admin/users",
+  courses: "/admin/courses",
 };
 
 function routeOf(pathname: string): Route {

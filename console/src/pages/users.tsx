@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react";
 import type { Aula } from "../../../sdk/src/client.js";
-import { format, useI18n } from "../i18n.js";
+import { useI18n } from "../i18n.js";
 import { useLoad } from "../load.js";
+import { Pager } from "../pager.js";
 import { ProblemView } from "../problem.js";
 import { useSession } from "../session.js";
 import { ImportUsersForm } from "./user-import.js";
@@ -27,7 +28,6 @@ export default function UsersPage() {
   const [query, setQuery] = useState<Query>({ page: 1, perPage: PER_PAGE });
   const [version, setVersion] = useState(0);
   const users = useLoad((aula) => aula.users.list({ query }), version);
-  const number = (n: number) => new Intl.NumberFormat(language).format(n);
   const date = (iso: string) =>
     new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(iso));
 
@@ -116,33 +116,12 @@ export default function UsersPage() {
                 ))}
               </tbody>
             </table>
-            <nav className="pages" aria-label={u.pagination}>
-              <button
-                type="button"
-                className="secondary"
-                disabled={page <= 1}
-                onClick={() => show({ ...query, page: page - 1 })}
-              >
-                {u.previous}
-              </button>
-              <span>
-                {format(u.pageOf, {
-                  page: number(page),
-                  pages: number(Math.max(1, users.value.pagination.totalPages)),
-                  total: `${number(users.value.pagination.total)}${
-                    users.value.pagination.totalRelation === "gte" ? "+" : ""
-                  }`,
-                })}
-              </span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={page >= users.value.pagination.totalPages}
-                onClick={() => show({ ...query, page: page + 1 })}
-              >
-                {u.next}
-              </button>
-            </nav>
+            <Pager
+              page={page}
+              pagination={users.value.pagination}
+              words={u}
+              onPage={(next) => show({ ...query, page: next })}
+            />
           </>
         )}
       </section>
