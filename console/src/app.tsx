@@ -18,12 +18,14 @@ import { applyTheme } from "./theme.js";
 // Pages beyond the dashboard and the keys load when first opened: a first visit downloads only what it shows.
 const UsersPage = lazy(() => import("./pages/users.js"));
 const CoursesPage = lazy(() => import("./pages/courses.js"));
+const WebhooksPage = lazy(() => import("./pages/webhooks.js"));
 
 const PAGES: Readonly<Record<Route, ReactElement>> = {
   dashboard: <DashboardPage />,
   keys: <ApiKeysPage />,
   users: <UsersPage />,
   courses: <CoursesPage />,
+  webhooks: <WebhooksPage />,
 };
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
@@ -60,6 +62,7 @@ export function App() {
       keys: t.keys.title,
       users: t.users.title,
       courses: t.courses.title,
+      webhooks: t.webhooks.title,
     };
     document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
@@ -99,6 +102,7 @@ export function App() {
             {link("keys", t.nav.apiKeys)}
             {link("users", t.nav.users)}
             {link("courses", t.nav.courses)}
+            {link("webhooks", t.nav.webhooks)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />

@@ -1,13 +1,14 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys" | "users" | "courses";
+export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks";
 
 const PATHS: Readonly<Record<Route, string>> = {
   dashboard: "/admin",
   keys: "/admin/api-keys",
   users: "/admin/users",
   courses: "/admin/courses",
+  webhooks: "/admin/webhooks",
 };
 
 function routeOf(pathname: string): Route {
