@@ -55,9 +55,7 @@ export function AttemptLog(props: { endpointId: string; deliveryId: string; even
       <h4>{w.request}</h4>
       {event.state === "failed" && <ProblemView problem={event.problem} />}
       {event.state === "ok" && (
-        <pre className="excerpt" tabIndex={0} aria-label={w.request}>
-          {JSON.stringify(event.value, null, 2)}
-        </pre>
+        <pre className="excerpt event-body">{JSON.stringify(event.value, null, 2)}</pre>
       )}
     </section>
   );

@@ -67,7 +67,7 @@ describe.runIf(browserAvailable())("the console's webhooks page, in Chromium", (
     const attempts = page.getByRole("region", { name: /Attempts of delivery/ });
     await attempts.getByText('{"thanks":true}').waitFor();
     expect(await attempts.innerText()).toContain("200");
-    await expect.poll(() => attempts.locator("pre[aria-label]").innerText()).toContain(user.id);
+    await expect.poll(() => attempts.locator("pre.event-body").innerText()).toContain(user.id);
     await c.accessible(page, "webhook deliveries");
     await c.shot(page, "webhook-deliveries");
 
