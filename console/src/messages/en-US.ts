@@ -168,7 +168,7 @@ export const enUS = {
     create: "Add the endpoint",
     working: "Working…",
     created:
-      "The endpoint was added. Its signing secret (shown here once; an administrator can read it again from the API):",
+      "The endpoint was added. Its signing secret, to verify what it receives (an administrator can read it again from the API):",
     secretLabel: "Signing secret",
     deliveriesTitle: "Deliveries to {url}",
     statsTitle: "Last hour",

@@ -171,7 +171,7 @@ export const esES: Messages = {
     create: "Añadir el endpoint",
     working: "Procesando…",
     created:
-      "Se añadió el endpoint. Su secreto de firma (se muestra aquí una vez; un administrador puede leerlo de nuevo desde la API):",
+      "Se añadió el endpoint. Su secreto de firma, para verificar lo que recibe (un administrador puede leerlo de nuevo desde la API):",
     secretLabel: "Secreto de firma",
     deliveriesTitle: "Entregas a {url}",
     statsTitle: "Última hora",

@@ -171,7 +171,7 @@ export const frFR: Messages = {
     create: "Ajouter l’endpoint",
     working: "En cours…",
     created:
-      "L’endpoint a été ajouté. Son secret de signature (affiché ici une fois ; un administrateur peut le relire par l’API) :",
+      "L’endpoint a été ajouté. Son secret de signature, pour vérifier ce qu’il reçoit (un administrateur peut le relire par l’API) :",
     secretLabel: "Secret de signature",
     deliveriesTitle: "Livraisons vers {url}",
     statsTitle: "Dernière heure",

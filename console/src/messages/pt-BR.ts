@@ -171,7 +171,7 @@ export const ptBR: Messages = {
     create: "Adicionar o endpoint",
     working: "Processando…",
     created:
-      "O endpoint foi adicionado. O segredo de assinatura (mostrado aqui uma vez; um administrador pode lê-lo de novo pela API):",
+      "O endpoint foi adicionado. O segredo de assinatura, para verificar o que ele recebe (um administrador pode lê-lo de novo pela API):",
     secretLabel: "Segredo de assinatura",
     deliveriesTitle: "Entregas para {url}",
     statsTitle: "Última hora",

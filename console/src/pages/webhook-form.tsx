@@ -58,7 +58,7 @@ export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: Create
           <legend>{w.eventsLegend}</legend>
           {catalogue.state === "failed" && <ProblemView problem={catalogue.problem} />}
           {catalogue.state === "ok" && (
-            <div className="scopes">
+            <div className="scopes events">
               {catalogue.value.data.map((type) => (
                 <label key={type.name} className="check" title={type.description}>
                   <input

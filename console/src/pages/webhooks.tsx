@@ -25,10 +25,12 @@ export default function WebhooksPage() {
         <section className="card secret" aria-label={w.secretLabel}>
           <p>{w.created}</p>
           <label htmlFor="endpoint-secret">{w.secretLabel}</label>
-          <input id="endpoint-secret" readOnly value={created.signingSecret} />
-          <button type="button" className="secondary" onClick={() => setCreated(undefined)}>
-            {w.close}
-          </button>
+          <div className="row">
+            <input id="endpoint-secret" readOnly value={created.signingSecret} />
+            <button type="button" className="secondary" onClick={() => setCreated(undefined)}>
+              {w.close}
+            </button>
+          </div>
         </section>
       )}
       <section aria-labelledby="endpoints-title">
