@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { clientFor } from "./api.js";
 import {
   I18nContext,
@@ -14,6 +14,19 @@ import { SignInPage } from "./pages/sign-in.js";
 import { pathOf, type Route, useRoute } from "./router.js";
 import { resumeSession, SessionContext, type SessionUser } from "./session.js";
 import { applyTheme } from "./theme.js";
+
+// Pages beyond the dashboard and the keys load when first opened: a first visit downloads only what it shows.
+const UsersPage = lazy(() => import("./pages/users.js"));
+const CoursesPage = lazy(() => import("./pages/courses.js"));
+const WebhooksPage = lazy(() => import("./pages/webhooks.js"));
+
+const PAGES: Readonly<Record<Route, ReactElement>> = {
+  dashboard: <DashboardPage />,
+  keys: <ApiKeysPage />,
+  users: <UsersPage />,
+  courses: <CoursesPage />,
+  webhooks: <WebhooksPage />,
+};
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
   const t = messagesOf(language);
@@ -44,7 +57,14 @@ export function App() {
     rememberLanguage(language);
   }, [language]);
   useEffect(() => {
-    document.title = `${user === null ? t.signIn.title : route === "keys" ? t.keys.title : t.dashboard.title} · Aula`;
+    const titles: Record<Route, string> = {
+      dashboard: t.dashboard.title,
+      keys: t.keys.title,
+      users: t.users.title,
+      courses: t.courses.title,
+      webhooks: t.webhooks.title,
+    };
+    document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
   useEffect(() => {
     void applyTheme(clientFor("pt-BR"));
@@ -80,6 +100,9 @@ export function App() {
           <nav aria-label={t.nav.label}>
             {link("dashboard", t.nav.dashboard)}
             {link("keys", t.nav.apiKeys)}
+            {link("users", t.nav.users)}
+            {link("courses", t.nav.courses)}
+            {link("webhooks", t.nav.webhooks)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />
@@ -99,7 +122,7 @@ export function App() {
           <SignInPage aula={aula} onSignedIn={setUser} />
         ) : (
           <SessionContext.Provider value={{ aula, user, signedOut }}>
-            {route === "keys" ? <ApiKeysPage /> : <DashboardPage />}
+            <Suspense fallback={<p aria-live="polite">{t.loading}</p>}>{PAGES[route]}</Suspense>
           </SessionContext.Provider>
         )}
       </main>

@@ -1,12 +1,20 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys";
+export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks";
 
-const PATHS: Readonly<Record<Route, string>> = { dashboard: "/admin", keys: "/admin/api-keys" };
+const PATHS: Readonly<Record<Route, string>> = {
+  dashboard: "/admin",
+  keys: "/admin/api-keys",
+  users: "/admin/users",
+  courses: "/admin/courses",
+  webhooks: "/admin/webhooks",
+};
 
 function routeOf(pathname: string): Route {
-  return pathname.replace(/\/+$/, "") === PATHS.keys ? "keys" : "dashboard";
+  const path = pathname.replace(/\/+$/, "");
+  const found = (Object.keys(PATHS) as Route[]).find((route) => PATHS[route] === path);
+  return found ?? "dashboard";
 }
 
 export const pathOf = (route: Route) => PATHS[route];

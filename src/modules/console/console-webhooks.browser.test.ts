@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOutboundClient } from "../../platform/outbound/client.js";
+import { browserAvailable } from "../../test-support/browser.js";
+import { type ConsoleInBrowser, consoleInBrowser, REFUSED } from "../../test-support/console-browser.js";
+import { makeUser, TEST_PASSWORD } from "../../test-support/harness.js";
+import { type Receiver, startReceiver } from "../../test-support/receiver.js";
+import { drainOnce } from "../outbox/drain.js";
+
+/**
+ * The console's webhooks page in Chromium: an endpoint made to a receiver on this machine (its address allowed
+ * by OUTBOUND_ALLOW_CIDRS, as in the webhook tests), its delivery log with each attempt's response and the
+ * request's body, a redelivery that reaches the receiver again, and the success rate from the stats route.
+ */
+describe.runIf(browserAvailable())("the console's webhooks page, in Chromium", () => {
+  let c: ConsoleInBrowser;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    c = await consoleInBrowser({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, "Escola Delta");
+    receiver = await startReceiver({ respond: () => ({ status: 200, body: '{"thanks":true}' }) });
+  }, 120_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await c?.close();
+    expect(c?.problems ?? []).toEqual([]);
+  });
+
+  /** Sends every due delivery of the tenant, as the worker does. */
+  async function deliverAll(): Promise<void> {
+    const client = createOutboundClient(c.h.config.outbound);
+    for (let round = 0; round < 20; round++) {
+      if ((await drainOnce(c.h.ctx, client, { tenantIds: [c.a.id], batchSize: 100 })).claimed === 0) return;
+    }
+    throw new Error("deliveries kept coming");
+  }
+
+  it("adds an endpoint, shows its deliveries, attempts and success rate, and redelivers", async () => {
+    const context = await c.newContext();
+    const page = await c.signedIn(context, c.a.adminEmail, "Webhooks");
+    expect(new URL(page.url()).pathname).toBe("/admin/webhooks");
+    await page.getByText("No endpoint yet.").waitFor();
+
+    // A loopback URL outside the allowed range: the API's refusal, naming the setting.
+    await page.getByLabel("URL").fill("http://127.0.0.1:9/hook");
+    await page.getByRole("checkbox", { name: "user_created" }).check();
+    await page.getByRole("button", { name: "Add the endpoint" }).click();
+    await expect.poll(() => page.getByRole("alert").innerText()).toContain("OUTBOUND_ALLOW_CIDRS");
+
+    const url = receiver.url("/hook");
+    await page.getByLabel("URL").fill(url);
+    await page.getByRole("button", { name: "Add the endpoint" }).click();
+    expect(await page.getByRole("textbox", { name: "Signing secret" }).inputValue()).toMatch(/^whsec_/);
+    await page.getByRole("row", { name: new RegExp(url) }).waitFor();
+    await c.accessible(page, "webhooks");
+    await c.shot(page, "webhooks");
+
+    // An event, delivered by the worker's own code to the receiver.
+    const user = await makeUser(c.h, c.a, "student");
+    await deliverAll();
+    expect(receiver.received).toHaveLength(1);
+    await page.getByRole("button", { name: `Deliveries ${url}` }).click();
+    const delivery = page.getByRole("row", { name: /^user_created/ });
+    await delivery.waitFor();
+    expect(await delivery.innerText()).toContain("Succeeded");
+    expect(await page.locator(".stats").innerText()).toContain("100%");
+    await delivery.getByRole("button", { name: /^Attempts/ }).click();
+    const attempts = page.getByRole("region", { name: /Attempts of delivery/ });
+    await attempts.getByText('{"thanks":true}').waitFor();
+    expect(await attempts.innerText()).toContain("200");
+    await expect.poll(() => attempts.locator("pre.event-body").innerText()).toContain(user.id);
+    await c.accessible(page, "webhook deliveries");
+    await c.shot(page, "webhook-deliveries");
+
+    // Redelivered: a second request reaches the receiver, and the log shows two deliveries.
+    await delivery.getByRole("button", { name: /^Redeliver/ }).click();
+    await page.getByText("A new delivery of user_created was queued.").waitFor();
+    await deliverAll();
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]?.body).toBe(receiver.received[0]?.body);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect.poll(() => page.getByRole("row", { name: /^user_created.*Succeeded/ }).count()).toBe(2);
+    await context.close();
+  }, 120_000);
+
+  it("shows a teacher the API's refusal and no form", async () => {
+    const teacher = await makeUser(c.h, c.a, "teacher", TEST_PASSWORD);
+    const context = await c.newContext();
+    const page = await c.signedIn(context, teacher.email, "Webhooks");
+    await expect.poll(() => page.getByRole("alert").first().innerText()).toMatch(REFUSED);
+    expect(await page.getByRole("button", { name: "Add the endpoint" }).count()).toBe(0);
+    await c.accessible(page, "teacher webhooks");
+    await c.shot(page, "teacher-webhooks");
+    await context.close();
+  }, 120_000);
+});
