@@ -1,6 +1,7 @@
 /** The embedded database: PGlite in this process, in a directory or in memory, and the images tests start from. */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
@@ -15,9 +16,33 @@ import { migrationsFolder, reportingMigration } from "./migrations-folder.js";
 import { type SocketServer, serveSocket } from "./pglite-socket.js";
 import * as schema from "./schema/index.js";
 
+/** The runtime's WebAssembly (this project's TypeScript libraries declare its types, not the global). */
+const wasm = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+let compiledPostgres: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * PGlite's PostgreSQL compiled once per process and shared by every PGlite it opens. Compiled by each, the code
+ * of each one closed is freed, and a process that opens and closes many (a test worker runs a hundred harnesses)
+ * trips a V8 bug on Node 24 doing so: a fatal `Check failed: jit_page_->allocations_.erase(addr) == 1` in
+ * ThreadIsolation::UnregisterWasmAllocation (nodejs/node#64500), which killed a test worker in CI. It also spares
+ * each open a compile.
+ */
+function postgresModule(): Promise<WebAssembly.Module> {
+  compiledPostgres ??= readFile(createRequire(import.meta.url).resolve("@electric-sql/pglite/pglite.wasm"))
+    .then((bytes) => wasm.compile(bytes))
+    .catch((err: unknown) => {
+      compiledPostgres = undefined;
+      throw err;
+    });
+  return compiledPostgres;
+}
+
 /** A PGlite with the extensions the migrations need, in `dir` (none: in memory), or a copy of `image`. */
 export async function createPglite(dir: string | undefined, image?: Blob): Promise<PGlite> {
   const client = await PGlite.create(dir, {
+    pgliteWasmModule: await postgresModule(),
     extensions: { unaccent, pg_trgm, btree_gin, btree_gist },
     ...(image === undefined ? {} : { loadDataDir: image }),
   });
