@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -16,11 +16,13 @@ import { migrationsFolder, reportingMigration } from "./migrations-folder.js";
 import { type SocketServer, serveSocket } from "./pglite-socket.js";
 import * as schema from "./schema/index.js";
 
-/** The runtime's WebAssembly (this project's TypeScript libraries declare its types, not the global). */
+/** A compiled WebAssembly module, as PGlite takes it (the project's TypeScript libraries do not declare its type). */
+type CompiledModule = NonNullable<PGliteOptions["pgliteWasmModule"]>;
+/** The runtime's WebAssembly, of which this needs one function. */
 const wasm = (
-  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> } }
 ).WebAssembly;
-let compiledPostgres: Promise<WebAssembly.Module> | undefined;
+let compiledPostgres: Promise<CompiledModule> | undefined;
 
 /**
  * PGlite's PostgreSQL compiled once per process and shared by every PGlite it opens. Compiled by each, the code
@@ -29,7 +31,7 @@ let compiledPostgres: Promise<WebAssembly.Module> | undefined;
  * ThreadIsolation::UnregisterWasmAllocation (nodejs/node#64500), which killed a test worker in CI. It also spares
  * each open a compile.
  */
-function postgresModule(): Promise<WebAssembly.Module> {
+function postgresModule(): Promise<CompiledModule> {
   compiledPostgres ??= readFile(createRequire(import.meta.url).resolve("@electric-sql/pglite/pglite.wasm"))
     .then((bytes) => wasm.compile(bytes))
     .catch((err: unknown) => {
