@@ -4,7 +4,9 @@
  * or failing part-way, when told), embeds texts deterministically (fakeEmbedding), and can be told to fail the next
  * requests (429 with Retry-After, 500) to exercise the client's retries. Test support only.
  */
+import { afterEach } from "vitest";
 import { fakeEmbedding } from "./fake-embedding.js";
+import { useStarted } from "./late.js";
 import { type ReceivedRequest, type ReceiverAnswer, startReceiver } from "./receiver.js";
 
 export const FAKE_MODEL = "fake-model";
@@ -35,6 +37,19 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   headers: { "content-type": "application/json", ...headers },
   body: JSON.stringify(body),
 });
+
+/**
+ * The fake provider around a file's tests (started before them, closed after), its stream's pace and scripted
+ * failure reset after each test, so one test's script never reaches the next.
+ */
+export function useFakeOpenAi(): FakeOpenAi {
+  const fake = useStarted("the fake provider", startFakeOpenAi, (started) => started.close());
+  afterEach(() => {
+    fake.streamFailAfter = undefined;
+    fake.streamDelayMs = undefined;
+  });
+  return fake;
+}
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const failures: { status: number; retryAfter?: number }[] = [];

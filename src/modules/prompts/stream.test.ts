@@ -1,21 +1,15 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterEach, beforeAll, expect, it } from "vitest";
 import { queryRows } from "../../db/rows.js";
 import { callerFor, useApi } from "../../test-support/api.js";
-import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../../test-support/fake-openai.js";
+import { FAKE_KEY, FAKE_MODEL, useFakeOpenAi } from "../../test-support/fake-openai.js";
 import { adminCookie, bearer, makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { until } from "../../test-support/receiver.js";
 import { promptBody, VALUES } from "./test-fixtures.js";
 
-let fake: FakeOpenAi;
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(() => fake.close());
+const fake = useFakeOpenAi();
 afterEach(() => {
-  fake.streamFailAfter = undefined;
-  fake.streamDelayMs = undefined;
   fake.answer = undefined;
 });
 

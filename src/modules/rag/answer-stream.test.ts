@@ -1,23 +1,15 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { queryRows } from "../../db/rows.js";
 import { callerFor, fieldsOf, useApi } from "../../test-support/api.js";
-import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../../test-support/fake-openai.js";
+import { FAKE_KEY, FAKE_MODEL, useFakeOpenAi } from "../../test-support/fake-openai.js";
 import { adminCookie, bearer, makeKey, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { until } from "../../test-support/receiver.js";
 import { runJobs } from "../../test-support/reports.js";
 import { kbIndexJobHandler } from "./indexing.js";
 
-let fake: FakeOpenAi;
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.streamFailAfter = undefined;
-  fake.streamDelayMs = undefined;
-});
+const fake = useFakeOpenAi();
 
 const { h, tenants } = useApi({ tenants: 1, env: () => ({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }) });
 const [a] = tenants;
