@@ -51,6 +51,17 @@ beforeAll(async () => {
   expect(row?.languages).toEqual(["en"]);
   const got = await call("GET", `/rag/knowledge-bases/${kbId}`);
   expect(got.json().chunkCount).toBeGreaterThanOrEqual(CHUNKS);
+  // Another knowledge base of the institution, where every chunk holds the rare word.
+  const other = await call("POST", "/rag/knowledge-bases", {
+    name: "Other",
+    chunking: { strategy: "fixed", maxChunkTokens: 100, overlapTokens: 0 },
+  });
+  const mitochondria = Array.from({ length: 20 }, () => "mitochondria ".repeat(100).trim()).join(" ");
+  const more = await call("POST", `/rag/knowledge-bases/${other.json().id}/documents`, {
+    documents: [{ sourceType: "text", title: "Mitochondria", language: "en", text: mitochondria }],
+  });
+  expect(more.statusCode, more.body).toBe(202);
+  await runJobs(h, a, { kb_index: kbIndexJobHandler });
 });
 
 interface PlanNode {
@@ -59,28 +70,34 @@ interface PlanNode {
   "Subplan Name"?: string;
   "Actual Rows": number;
   "Actual Loops": number;
+  "Index Name"?: string;
   Plans?: PlanNode[];
 }
 
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
+/** The plan of a search of `words` in the knowledge base, as run. */
+async function planOf(words: string): Promise<PlanNode> {
+  const query = textRankedSql({
+    tenantId: a.id,
+    kbId,
+    words: queryWords(words),
+    languages: ["en"],
+    conditions: [],
+    limit: 8,
+    minScore: 0,
+  });
+  const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(
+    h.database.db,
+    sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+  );
+  const raw = row?.["QUERY PLAN"];
+  return (typeof raw === "string" ? JSON.parse(raw) : raw)[0].Plan as PlanNode;
+}
+
 describe("the full-text rank", () => {
   it("ranks a bounded set of candidates, however many chunks hold the question's words", async () => {
-    const query = textRankedSql({
-      tenantId: a.id,
-      kbId,
-      words: queryWords("membrane"),
-      languages: ["en"],
-      conditions: [],
-      limit: 8,
-      minScore: 0,
-    });
-    const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(
-      h.database.db,
-      sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
-    );
-    const raw = row?.["QUERY PLAN"];
-    const plan = (typeof raw === "string" ? JSON.parse(raw) : raw)[0].Plan as PlanNode;
+    const plan = await planOf("membrane");
     const chunkReads = nodes(plan).filter(
       (n) => n["Node Type"] === "Bitmap Heap Scan" || n["Node Type"] === "Index Scan",
     );
@@ -93,6 +110,21 @@ describe("the full-text rank", () => {
     );
     expect(candidates?.["Actual Rows"]).toBeLessThanOrEqual(PROBE_ROWS * 2);
     expect(candidates?.["Actual Rows"]).toBeLessThan(CHUNKS);
+  });
+
+  it("reads only the knowledge base's own postings of a word, through the search keys alone", async () => {
+    const plan = await planOf("mitochondria");
+    const indexScans = nodes(plan).filter(
+      (n) => n["Node Type"] === "Bitmap Index Scan" && n["Index Name"]?.startsWith("kb_chunks"),
+    );
+    expect(indexScans.length).toBeGreaterThan(0);
+    for (const scan of indexScans) {
+      expect(scan["Index Name"]).toBe("kb_chunks_search_keys_idx");
+      // The other knowledge base's twenty chunks holding the word are not in this one's posting list.
+      expect(scan["Actual Rows"]).toBeLessThanOrEqual(1);
+    }
+    // No probe is ANDed with an index of the institution's every chunk (the primary key's tenant_id).
+    expect(nodes(plan).some((n) => n["Node Type"] === "BitmapAnd")).toBe(false);
   });
 
   it("finds the chunk holding every word of the question first, wherever it is among those holding one", async () => {
