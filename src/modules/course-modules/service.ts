@@ -6,6 +6,7 @@ import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audien
 import { courseExists, lockCourseStructure } from "../courses/repo.js";
 import { quizAttemptsExist } from "../lessons/repo.js";
 import { copyLessons, lessonsOfCourse, quizHasAttempts } from "../lessons/service.js";
+import { sourceDeleted } from "../rag/reindex.js";
 import * as repo from "./repo.js";
 import type {
   CreateModuleInput,
@@ -177,6 +178,7 @@ export async function deleteModule(db: Executor, tenantId: string, id: string): 
   await db.transaction(async (tx) => {
     const module = await lockedModule(tx, tenantId, id);
     if (await quizAttemptsExist(tx, tenantId, { moduleId: id })) throw quizHasAttempts();
+    await sourceDeleted(tx, tenantId, { moduleId: id });
     await repo.deleteModule(tx, tenantId, module.courseId, id);
     await repo.shiftPositions(tx, tenantId, module.courseId, { from: module.position + 1 }, -1);
   });

@@ -6,6 +6,7 @@ import { copyCourseContent, outlineOf } from "../course-modules/service.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
 import { emitEvent } from "../events/emit.js";
 import { dropCourseFromPaths } from "../learning-paths/progress.js";
+import { sourceDeleted } from "../rag/reindex.js";
 import { assertReadable, type Reader, STAFF } from "./audience.js";
 import * as repo from "./repo.js";
 import type {
@@ -153,6 +154,7 @@ export async function deleteCourse(
     }
     // The course leaves the learning paths holding it first, so their counts and progress stay exact.
     await dropCourseFromPaths(tx, tenantId, id, actor);
+    await sourceDeleted(tx, tenantId, { courseId: id });
     await repo.deleteCourse(tx, tenantId, id);
     await emitLifecycle(tx, tenantId, "course_deleted", course, actor);
   });

@@ -5,7 +5,7 @@ import { pageWindow } from "../../platform/pagination/pagination.js";
 import { assertReadable, type Reader, STAFF, statusFor } from "../courses/audience.js";
 import { lockCourseStructure } from "../courses/repo.js";
 import { assertUsableMedia } from "../media/service.js";
-import { syncLessonDocuments } from "../rag/reindex.js";
+import { sourceDeleted, syncLessonDocuments } from "../rag/reindex.js";
 import { assertLessonShape, defaultCriteria } from "./content.js";
 import * as repo from "./repo.js";
 import { storableContent } from "./sanitize.js";
@@ -201,6 +201,7 @@ export async function deleteLesson(db: Executor, tenantId: string, id: string): 
   await db.transaction(async (tx) => {
     const lesson = await lessonIn(tx, tenantId, id);
     if (await repo.quizAttemptsExist(tx, tenantId, { lessonId: id })) throw quizHasAttempts();
+    await sourceDeleted(tx, tenantId, { lessonId: id });
     await repo.deleteLesson(tx, tenantId, id);
     await repo.shiftPositions(tx, tenantId, lesson.moduleId, { from: lesson.position + 1 }, -1);
   });

@@ -7,6 +7,7 @@ import { megabytes } from "../../platform/i18n/units.js";
 import { cappedPageEnvelope } from "../../platform/pagination/capped.js";
 import { pageWindow } from "../../platform/pagination/pagination.js";
 import { type Actor, eventActorOf } from "../events/actor.js";
+import { sourceDeleted } from "../rag/reindex.js";
 import { assertMayShare } from "./audience.js";
 import { kindOf, type MediaKind } from "./content-types.js";
 import { type MediaDeps, toRecord, withUrl } from "./media-record.js";
@@ -215,6 +216,7 @@ export async function deleteMedia(
       if (lessons > 0)
         throw new AppError("conflict", { messageKey: "conflict.media_in_use", params: { lessons } });
     }
+    await sourceDeleted(tx, tenantId, { mediaId: id });
     await repo.deleteMedia(tx, tenantId, id);
     return locked;
   });

@@ -237,6 +237,16 @@ describe("media documents", () => {
     const after = await search();
     expect(after.statusCode).toBe(200);
     expect(after.json().data).toEqual([]);
+    // The delete queued the document, whose indexing then fails it and drops its chunks from the counts.
+    expect((await call("GET", `/rag/knowledge-bases/${kbId}`)).json().status).toBe("indexing");
+    await index();
+    const [doc] = (await call("GET", `/rag/knowledge-bases/${kbId}/documents`)).json().data;
+    expect(doc).toMatchObject({ status: "failed", chunkCount: 0 });
+    expect((await call("GET", `/rag/knowledge-bases/${kbId}`)).json()).toMatchObject({
+      status: "error",
+      chunkCount: 0,
+      documentCount: 1,
+    });
   });
 });
 

@@ -1,10 +1,11 @@
 /**
- * Indexing again: a whole knowledge base on request (POST …/reindex, after a change of chunking), and the lesson
+ * Indexing again: a whole knowledge base on request (POST …/reindex, after a change of chunking); the lesson
  * documents of knowledge bases with `autoSync.courseContent` when their lesson is published or changed while
- * published. Either puts the documents back to `pending` (their counters with them) and queues one `kb_index` job
- * per knowledge base, in the caller's transaction.
+ * published; and the documents of a lesson or file being deleted, in every knowledge base (their indexing then
+ * fails them, `kb_document_failed`, and drops their chunks and counts). Each puts the documents back to `pending`
+ * (their counters with them) and queues one `kb_index` job per knowledge base, in the caller's transaction.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { queryRows } from "../../db/rows.js";
 import { notFound } from "../../platform/errors/app-error.js";
@@ -12,15 +13,14 @@ import type { Actor } from "../events/actor.js";
 import { enqueueJob } from "../jobs/service.js";
 import * as repo from "./repo.js";
 
-/** Marks documents pending; answers how many were not already, and how many of those had failed. */
-async function markPending(tx: Executor, tenantId: string, kbId: string, only?: { lessonId: string }) {
-  const lesson =
-    only === undefined ? sql`` : sql`AND source_type = 'lesson' AND source_id = ${only.lessonId}`;
+/** Marks documents pending (all the knowledge base's, or these); answers nothing, moves the counters. */
+async function markPending(tx: Executor, tenantId: string, kbId: string, only?: { documentIds: string[] }) {
+  const documents = only === undefined ? sql`` : sql`AND id = ANY(${sql.param(only.documentIds)}::uuid[])`;
   const rows = await queryRows<{ was: string }>(
     tx,
     sql`WITH old AS (
           SELECT id, status FROM kb_documents
-           WHERE tenant_id = ${tenantId} AND knowledge_base_id = ${kbId} AND status <> 'pending' ${lesson}
+           WHERE tenant_id = ${tenantId} AND knowledge_base_id = ${kbId} AND status <> 'pending' ${documents}
            FOR UPDATE)
         UPDATE kb_documents d SET status = 'pending', updated_at = now() FROM old
          WHERE d.tenant_id = ${tenantId} AND d.id = old.id
@@ -29,6 +29,22 @@ async function markPending(tx: Executor, tenantId: string, kbId: string, only?: 
   const moved = rows.filter((r) => r.was !== "processing").length;
   const failed = rows.filter((r) => r.was === "failed").length;
   await repo.adjustCounts(tx, tenantId, kbId, { pending: moved, failed: -failed });
+}
+
+/** Queues these documents, grouped by knowledge base, for indexing. */
+async function requeue(
+  tx: Executor,
+  tenantId: string,
+  holders: { knowledge_base_id: string; ids: string[] }[],
+) {
+  for (const holder of holders) {
+    await markPending(tx, tenantId, holder.knowledge_base_id, { documentIds: holder.ids });
+    await enqueueJob(tx, tenantId, {
+      type: "kb_index",
+      payload: { knowledgeBaseId: holder.knowledge_base_id, documentIds: holder.ids },
+      actor: { kind: "system" },
+    });
+  }
 }
 
 /** Re-indexes every document of a knowledge base (with its current chunking); answers the job. */
@@ -51,19 +67,50 @@ export async function reindexKnowledgeBase(db: Executor, tenantId: string, kbId:
  * content are queued again, so retrieval reads what learners read.
  */
 export async function syncLessonDocuments(tx: Executor, tenantId: string, lessonId: string): Promise<void> {
-  const holders = await queryRows<{ knowledge_base_id: string; id: string }>(
+  const holders = await queryRows<{ knowledge_base_id: string; ids: string[] }>(
     tx,
-    sql`SELECT d.knowledge_base_id, d.id FROM kb_documents d
+    sql`SELECT d.knowledge_base_id, array_agg(d.id) AS ids FROM kb_documents d
           JOIN knowledge_bases k ON k.tenant_id = d.tenant_id AND k.id = d.knowledge_base_id
          WHERE d.tenant_id = ${tenantId} AND d.source_type = 'lesson' AND d.source_id = ${lessonId}
-           AND k.auto_sync_course_content`,
+           AND k.auto_sync_course_content
+         GROUP BY d.knowledge_base_id`,
   );
-  for (const holder of holders) {
-    await markPending(tx, tenantId, holder.knowledge_base_id, { lessonId });
-    await enqueueJob(tx, tenantId, {
-      type: "kb_index",
-      payload: { knowledgeBaseId: holder.knowledge_base_id, documentIds: [holder.id] },
-      actor: { kind: "system" },
-    });
-  }
+  await requeue(tx, tenantId, holders);
+}
+
+/** What is being deleted: lessons (by id, or all of a module's or a course's), or a file. */
+export type DeletedSource =
+  | { lessonId: string }
+  | { moduleId: string }
+  | { courseId: string }
+  | { mediaId: string };
+
+/**
+ * A lesson, a module, a course or a file is being deleted, in the caller's transaction (called before the delete,
+ * while the module's or course's lessons can still be found): the documents indexed from it, in any knowledge
+ * base, are queued, and their indexing, once the delete has committed, finds the source gone and fails them.
+ * Until then search already serves none of their chunks (text-rank.ts checks the source of each result).
+ */
+export async function sourceDeleted(tx: Executor, tenantId: string, source: DeletedSource): Promise<void> {
+  const lessons = (ids: SQL) => sql`d.source_type = 'lesson' AND d.source_id IN (${ids})`;
+  const which =
+    "mediaId" in source
+      ? sql`d.source_type = 'media' AND d.source_id = ${source.mediaId}`
+      : "lessonId" in source
+        ? sql`d.source_type = 'lesson' AND d.source_id = ${source.lessonId}`
+        : "moduleId" in source
+          ? lessons(
+              sql`SELECT id FROM lessons WHERE tenant_id = ${tenantId} AND module_id = ${source.moduleId}`,
+            )
+          : lessons(
+              sql`SELECT l.id FROM lessons l JOIN course_modules m ON m.tenant_id = l.tenant_id AND m.id = l.module_id
+                   WHERE l.tenant_id = ${tenantId} AND m.course_id = ${source.courseId}`,
+            );
+  const holders = await queryRows<{ knowledge_base_id: string; ids: string[] }>(
+    tx,
+    // A pending document's job, queued already, runs after the delete too.
+    sql`SELECT d.knowledge_base_id, array_agg(d.id ORDER BY d.id) AS ids FROM kb_documents d
+         WHERE d.tenant_id = ${tenantId} AND ${which} AND d.status <> 'pending' GROUP BY d.knowledge_base_id`,
+  );
+  await requeue(tx, tenantId, holders);
 }

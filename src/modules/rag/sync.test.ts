@@ -104,3 +104,58 @@ it("re-indexes a lesson document when its lesson is published, for knowledge bas
   );
   expect(indexed).toHaveLength(2);
 });
+
+it("fails the documents of a lesson, a module's lessons or a course's lessons as they are deleted, in every knowledge base", async () => {
+  const kb = (await call("POST", "/rag/knowledge-bases", { name: "Gone" })).json();
+  const courseId = (await call("POST", "/courses", { title: "Gone", status: "published" })).json().id;
+  const lessons = [
+    await lessonIn(courseId, "published", "<p>primeira sobre marés</p>"),
+    await lessonIn(courseId, "published", "<p>segunda sobre marés</p>"),
+    await lessonIn(courseId, "published", "<p>terceira sobre marés</p>"),
+  ];
+  const added = await call("POST", `/rag/knowledge-bases/${kb.id}/documents`, {
+    documents: lessons.map((sourceId) => ({ sourceType: "lesson", sourceId })),
+  });
+  expect(added.statusCode, added.body).toBe(202);
+  await index();
+  const statuses = async () =>
+    Object.fromEntries(
+      (await call("GET", `/rag/knowledge-bases/${kb.id}/documents`))
+        .json()
+        .data.map((d: { sourceId: string; status: string }) => [d.sourceId, d.status]),
+    );
+  const counts = async () => {
+    const k = (await call("GET", `/rag/knowledge-bases/${kb.id}`)).json();
+    return [k.chunkCount, k.status];
+  };
+  expect(await counts()).toEqual([3, "ready"]);
+
+  expect((await call("DELETE", `/lessons/${lessons[0]}`)).statusCode).toBe(204);
+  await index();
+  expect(await statuses()).toMatchObject({
+    [lessons[0] as string]: "failed",
+    [lessons[1] as string]: "ready",
+  });
+  expect(await counts()).toEqual([2, "error"]);
+  const [failed] = (await eventsOf(h, a, "kb_document_failed")).filter(
+    (e) => (e.data as { sourceId: string }).sourceId === lessons[0],
+  );
+  expect(failed?.data).toMatchObject({ knowledgeBaseId: kb.id, error: "the lesson was deleted" });
+
+  const [moduleOfSecond] = await queryRows<{ module_id: string }>(
+    h.database.db,
+    sql`SELECT module_id FROM lessons WHERE tenant_id = ${a.id} AND id = ${lessons[1]}`,
+  );
+  expect((await call("DELETE", `/modules/${moduleOfSecond?.module_id}`)).statusCode).toBe(204);
+  await index();
+  expect(await statuses()).toMatchObject({
+    [lessons[1] as string]: "failed",
+    [lessons[2] as string]: "ready",
+  });
+
+  expect((await call("DELETE", `/courses/${courseId}?force=true`)).statusCode).toBe(204);
+  await index();
+  expect(Object.values(await statuses())).toEqual(["failed", "failed", "failed"]);
+  expect(await counts()).toEqual([0, "error"]);
+  expect(await top(kb.id, "marés")).toBeUndefined();
+});

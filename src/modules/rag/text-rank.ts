@@ -161,7 +161,7 @@ export function textRankedSql(q: TextQuery): SQL {
       JOIN kb_chunks c ON c.tenant_id = ${q.tenantId} AND c.id = best.id
       JOIN kb_documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
     -- A lesson or file deleted since its document was indexed is never served, though its chunks stay until the
-    -- next reindex fails the document: checked for the page's rows only, one primary-key probe each.
+    -- job its delete queued fails the document (reindex.ts): checked for the page's rows only, a key probe each.
      WHERE CASE d.source_type
       WHEN 'lesson' THEN EXISTS (SELECT 1 FROM lessons l WHERE l.tenant_id = ${q.tenantId} AND l.id = d.source_id)
       WHEN 'media' THEN EXISTS (SELECT 1 FROM media m WHERE m.tenant_id = ${q.tenantId} AND m.id = d.source_id)
