@@ -13,7 +13,7 @@ import type { Actor } from "../events/actor.js";
 import { enqueueJob } from "../jobs/service.js";
 import * as repo from "./repo.js";
 
-/** Marks documents pending (all the knowledge base's, or these); answers nothing, moves the counters. */
+/** Marks documents pending (all the knowledge base's, or these), and moves the knowledge base's counters. */
 async function markPending(tx: Executor, tenantId: string, kbId: string, only?: { documentIds: string[] }) {
   const documents = only === undefined ? sql`` : sql`AND id = ANY(${sql.param(only.documentIds)}::uuid[])`;
   const rows = await queryRows<{ was: string }>(
@@ -85,6 +85,22 @@ export type DeletedSource =
   | { courseId: string }
   | { mediaId: string };
 
+/** The condition on a document `d` of being indexed from the source. */
+function indexedFrom(tenantId: string, source: DeletedSource): SQL {
+  if ("mediaId" in source) return sql`d.source_type = 'media' AND d.source_id = ${source.mediaId}`;
+  if ("lessonId" in source) return sql`d.source_type = 'lesson' AND d.source_id = ${source.lessonId}`;
+  if ("moduleId" in source) {
+    return sql`d.source_type = 'lesson' AND d.source_id IN (
+      SELECT id FROM lessons WHERE tenant_id = ${tenantId} AND module_id = ${source.moduleId})`;
+  }
+  // The course's own knowledge bases go with it (their foreign key cascades): nothing to queue there.
+  return sql`d.source_type = 'lesson' AND d.source_id IN (
+      SELECT l.id FROM lessons l JOIN course_modules m ON m.tenant_id = l.tenant_id AND m.id = l.module_id
+       WHERE l.tenant_id = ${tenantId} AND m.course_id = ${source.courseId})
+    AND d.knowledge_base_id NOT IN (
+      SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND course_id = ${source.courseId})`;
+}
+
 /**
  * A lesson, a module, a course or a file is being deleted, in the caller's transaction (called before the delete,
  * while the module's or course's lessons can still be found): the documents indexed from it, in any knowledge
@@ -92,25 +108,12 @@ export type DeletedSource =
  * Until then search already serves none of their chunks (text-rank.ts checks the source of each result).
  */
 export async function sourceDeleted(tx: Executor, tenantId: string, source: DeletedSource): Promise<void> {
-  const lessons = (ids: SQL) => sql`d.source_type = 'lesson' AND d.source_id IN (${ids})`;
-  const which =
-    "mediaId" in source
-      ? sql`d.source_type = 'media' AND d.source_id = ${source.mediaId}`
-      : "lessonId" in source
-        ? sql`d.source_type = 'lesson' AND d.source_id = ${source.lessonId}`
-        : "moduleId" in source
-          ? lessons(
-              sql`SELECT id FROM lessons WHERE tenant_id = ${tenantId} AND module_id = ${source.moduleId}`,
-            )
-          : lessons(
-              sql`SELECT l.id FROM lessons l JOIN course_modules m ON m.tenant_id = l.tenant_id AND m.id = l.module_id
-                   WHERE l.tenant_id = ${tenantId} AND m.course_id = ${source.courseId}`,
-            );
   const holders = await queryRows<{ knowledge_base_id: string; ids: string[] }>(
     tx,
     // A pending document's job, queued already, runs after the delete too.
     sql`SELECT d.knowledge_base_id, array_agg(d.id ORDER BY d.id) AS ids FROM kb_documents d
-         WHERE d.tenant_id = ${tenantId} AND ${which} AND d.status <> 'pending' GROUP BY d.knowledge_base_id`,
+         WHERE d.tenant_id = ${tenantId} AND ${indexedFrom(tenantId, source)} AND d.status <> 'pending'
+         GROUP BY d.knowledge_base_id`,
   );
   await requeue(tx, tenantId, holders);
 }

@@ -153,7 +153,23 @@ it("fails the documents of a lesson, a module's lessons or a course's lessons as
     [lessons[2] as string]: "ready",
   });
 
+  // The course's own knowledge base goes with the course: nothing is queued for it.
+  const own = (await call("POST", "/rag/knowledge-bases", { name: "Own", scope: "course", courseId })).json();
+  await call("POST", `/rag/knowledge-bases/${own.id}/documents`, {
+    sourceType: "lesson",
+    sourceId: lessons[2],
+  });
+  await index();
+  const jobsOfOwn = async () =>
+    (
+      await queryRows<{ n: number }>(
+        h.database.db,
+        sql`SELECT count(*)::int AS n FROM jobs WHERE tenant_id = ${a.id} AND payload->>'knowledgeBaseId' = ${own.id}`,
+      )
+    )[0]?.n;
+  const before = await jobsOfOwn();
   expect((await call("DELETE", `/courses/${courseId}?force=true`)).statusCode).toBe(204);
+  expect(await jobsOfOwn()).toBe(before);
   await index();
   expect(Object.values(await statuses())).toEqual(["failed", "failed", "failed"]);
   expect(await counts()).toEqual([0, "error"]);
