@@ -3,7 +3,8 @@
  * on a loopback port in this process. The calls (USERS users in COURSES courses, some far busier than others,
  * FEATURES features, two models, spread over the last 365 days) are inserted into ai_ledger by one INSERT … SELECT
  * FROM generate_series per batch, and the daily rollup is made from the ledger by the same arithmetic every call's
- * recordCall applies (the day in the institution's time zone, one credit per 1,000 tokens rounded up). Then GET
+ * recordCall applies (the day in the institution's time zone, one credit per 1,000 tokens rounded up), the monthly
+ * one from the daily. Then GET
  * /ai-analytics/usage, REQUESTS times each after one unmeasured, for the queries an administrator's screen makes:
  * the last 30 days by day, the year by month, the year by user, the year by feature, and one user's year by week.
  * p50 and p99 per query. Checks: the year's totals by month equal the ledger's own sums; every answer 200.
@@ -13,6 +14,7 @@ import { request } from "undici";
 import type { Config } from "../src/config/index.js";
 import type { Database } from "../src/db/client.js";
 import { queryRows } from "../src/db/rows.js";
+import { rollUpMonths } from "../src/test-support/ai-usage.js";
 import { analyze } from "../src/test-support/list-fixtures/types.js";
 import { listenApp } from "./http.js";
 import { makeKey, makeTenant } from "./seed.js";
@@ -82,18 +84,21 @@ export async function measureAiAnalytics(
         count(*), sum(l.input_tokens), sum(l.output_tokens), sum(l.credits)
       FROM ai_ledger l JOIN tenants t ON t.id = l.tenant_id WHERE l.tenant_id = ${t.id}
       GROUP BY 1, 2, 3, 4, 5, 6`);
-    await analyze(db, "ai_ledger", "ai_usage_daily");
+    await rollUpMonths(db, t.id);
+    await analyze(db, "ai_ledger", "ai_usage_daily", "ai_usage_monthly");
     const seedSeconds = (performance.now() - s0) / 1000;
-    const [facts] = await queryRows<{ rollups: number; credits: number; calls: number }>(
+    const [facts] = await queryRows<{ rollups: number; months: number; credits: number; calls: number }>(
       db,
       sql`SELECT
         (SELECT count(*) FROM ai_usage_daily WHERE tenant_id = ${t.id})::int AS rollups,
+        (SELECT count(*) FROM ai_usage_monthly WHERE tenant_id = ${t.id})::int AS months,
         (SELECT sum(credits) FROM ai_ledger WHERE tenant_id = ${t.id})::float8 AS credits,
         (SELECT count(*) FROM ai_ledger WHERE tenant_id = ${t.id})::int AS calls`,
     );
     if (facts === undefined) throw new Error("no counts");
     log(
-      `(y) ai analytics: ${facts.calls} calls, ${facts.rollups} rollup rows, seeded in ${seedSeconds.toFixed(1)} s`,
+      `(y) ai analytics: ${facts.calls} calls, ${facts.rollups} daily and ${facts.months} monthly rollup rows, ` +
+        `seeded in ${seedSeconds.toFixed(1)} s`,
     );
     const headers = {
       host: `${t.slug}.${config.baseDomain}`,

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/rows.js";
+import { rollUpMonths } from "../../test-support/ai-usage.js";
 import { callerFor, fieldsOf, useApi } from "../../test-support/api.js";
 import { FAKE_KEY, FAKE_MODEL, type FakeOpenAi, startFakeOpenAi } from "../../test-support/fake-openai.js";
 import { adminCookie, makeKey, signedInUser, UNLIMITED_KEY } from "../../test-support/harness.js";
 import { promptBody, VALUES } from "../prompts/test-fixtures.js";
 import { NONE } from "./ledger.js";
+import { splitByMonths } from "./usage.js";
 
 let fake: FakeOpenAi;
 beforeAll(async () => {
@@ -55,6 +57,7 @@ beforeAll(async () => {
   await rollup(a.id, "2025-03-31", { requests: 6, credits: 6 });
   await rollup(a.id, "2025-04-01", { user: U1, requests: 1, credits: 2 });
   await rollup(b.id, "2025-03-03", { user: U1, requests: 100, credits: 100 });
+  for (const t of [a, b]) await rollUpMonths(h.database.db, t.id);
 });
 
 const MARCH = "from=2025-03-01&to=2025-03-31";
@@ -101,6 +104,33 @@ describe("GET /ai-analytics/usage", () => {
       ["2025-03-01", "2025-03-31", 14, 2],
       ["2025-04-01", "2025-04-30", 1, 1],
     ]);
+  });
+
+  it("reads whole months from the monthly rollup and the days around them from the daily one, each once", async () => {
+    expect(splitByMonths({ from: "2025-02-20", to: "2025-04-01" })).toEqual({
+      days: [
+        { from: "2025-02-20", to: "2025-02-28" },
+        { from: "2025-04-01", to: "2025-04-01" },
+      ],
+      months: { from: "2025-03-01", to: "2025-03-01" },
+    });
+    expect(splitByMonths({ from: "2025-03-01", to: "2025-12-31" })).toEqual({
+      days: [],
+      months: { from: "2025-03-01", to: "2025-12-01" },
+    });
+    expect(splitByMonths({ from: "2025-03-02", to: "2025-04-30" }).months).toEqual({
+      from: "2025-04-01",
+      to: "2025-04-01",
+    });
+    expect(splitByMonths({ from: "2025-03-02", to: "2025-03-30" })).toEqual({
+      days: [{ from: "2025-03-02", to: "2025-03-30" }],
+      months: undefined,
+    });
+    // U1: 1 + 2 requests in March (whole: the monthly rollup), 1 on 1 April (the daily one).
+    const users = (await call("GET", "/ai-analytics/usage?from=2025-02-20&to=2025-04-01&groupBy=user")).json()
+      .buckets;
+    expect(users.find((x: { userId: string }) => x.userId === U1)).toMatchObject({ requests: 4, credits: 6 });
+    expect(users.find((x: { userId: string }) => x.userId === U2)).toMatchObject({ requests: 5, credits: 5 });
   });
 
   it("groups by feature, model, course and user, largest first, and filters", async () => {

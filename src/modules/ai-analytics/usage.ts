@@ -1,7 +1,8 @@
 /**
- * AI usage by period or by subject, read from the daily rollup (ai_usage_daily) that every call adds itself to:
- * a request aggregates at most MAX_SPAN_DAYS days of rollup rows through an index on the day (or on the user or
- * course filtered), and never reads the ledger.
+ * AI usage by period or by subject, read from the rollups every call adds itself to (ledger.ts): the whole months
+ * of the window from the monthly rollup, its other days from the daily one (all of them when grouped by day or
+ * week, which months do not divide), each through an index on the period (or on the user or course filtered);
+ * at most MAX_SPAN_DAYS days, and never the ledger.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
@@ -48,6 +49,27 @@ const KEYS: Record<GroupBy, SQL> = {
   user: sql`d.user_id::text`,
 };
 const BY_PERIOD = new Set<GroupBy>(["day", "week", "month"]);
+/** The groupings whole months add up to (a week may straddle two months; a day is a day). */
+const BY_MONTHS = new Set<GroupBy>(["month", "feature", "model", "course", "user"]);
+
+type Span = { from: string; to: string };
+
+/**
+ * The window as the whole months it holds (their first days, `months`) and the days outside them (`days`: before
+ * the first whole month and after the last); a window holding no whole month is all days.
+ */
+export function splitByMonths(window: Span): { days: Span[]; months: Span | undefined } {
+  const from = DateTime.fromISO(window.from, { zone: "UTC" });
+  const to = DateTime.fromISO(window.to, { zone: "UTC" });
+  const first = from.day === 1 ? from : from.plus({ months: 1 }).startOf("month");
+  const lastEnd = to.plus({ days: 1 }).day === 1 ? to : to.startOf("month").minus({ days: 1 });
+  if (lastEnd < first) return { days: [window], months: undefined };
+  const iso = (d: DateTime) => d.toISODate() as string;
+  const days: Span[] = [];
+  if (from < first) days.push({ from: window.from, to: iso(first.minus({ days: 1 })) });
+  if (lastEnd < to) days.push({ from: iso(lastEnd.plus({ days: 1 })), to: window.to });
+  return { days, months: { from: iso(first), to: iso(lastEnd.startOf("month")) } };
+}
 
 interface Row {
   key: string;
@@ -92,11 +114,27 @@ export async function usage(
   const window = usageWindow(query, tenant.today);
   const groupBy = query.groupBy ?? "day";
   const key = KEYS[groupBy];
-  const filters: SQL[] = [];
-  if (query.feature !== undefined) filters.push(sql` AND d.feature = ${query.feature}`);
-  if (query.model !== undefined) filters.push(sql` AND d.model = ${query.model}`);
-  if (query.courseId !== undefined) filters.push(sql` AND d.course_id = ${query.courseId}`);
-  if (query.userId !== undefined) filters.push(sql` AND d.user_id = ${query.userId}`);
+  const filters = (t: SQL): SQL[] => {
+    const out: SQL[] = [];
+    if (query.feature !== undefined) out.push(sql` AND ${t}.feature = ${query.feature}`);
+    if (query.model !== undefined) out.push(sql` AND ${t}.model = ${query.model}`);
+    if (query.courseId !== undefined) out.push(sql` AND ${t}.course_id = ${query.courseId}`);
+    if (query.userId !== undefined) out.push(sql` AND ${t}.user_id = ${query.userId}`);
+    return out;
+  };
+  const parts = BY_MONTHS.has(groupBy) ? splitByMonths(window) : { days: [window], months: undefined };
+  const reads: SQL[] = parts.days.map(
+    (
+      days,
+    ) => sql`SELECT day, feature, model, course_id, user_id, requests, input_tokens, output_tokens, credits
+      FROM ai_usage_daily d WHERE d.tenant_id = ${tenantId} AND d.day BETWEEN ${days.from}::date AND ${days.to}::date
+      ${sql.join(filters(sql`d`))}`,
+  );
+  if (parts.months !== undefined) {
+    reads.push(sql`SELECT month AS day, feature, model, course_id, user_id, requests, input_tokens, output_tokens, credits
+      FROM ai_usage_monthly m WHERE m.tenant_id = ${tenantId}
+        AND m.month BETWEEN ${parts.months.from}::date AND ${parts.months.to}::date ${sql.join(filters(sql`m`))}`);
+  }
   // Periods come in order (at most 366 of them); subjects, the largest first, so a cut keeps what matters.
   const order = BY_PERIOD.has(groupBy) ? sql`1` : sql`sum(d.credits) DESC, sum(d.requests) DESC, 1`;
   const rows = await queryRows<Row>(
@@ -104,8 +142,7 @@ export async function usage(
     sql`SELECT ${key} AS key, sum(d.requests)::float8 AS requests, sum(d.input_tokens)::float8 AS input_tokens,
         sum(d.output_tokens)::float8 AS output_tokens, sum(d.credits)::float8 AS credits,
         (count(DISTINCT d.user_id) FILTER (WHERE d.user_id <> ${NONE}::uuid))::int AS active_users
-      FROM ai_usage_daily d
-      WHERE d.tenant_id = ${tenantId} AND d.day BETWEEN ${window.from}::date AND ${window.to}::date${sql.join(filters)}
+      FROM (${sql.join(reads, sql` UNION ALL `)}) d
       GROUP BY 1 ORDER BY ${order} LIMIT ${MAX_BUCKETS + 1}`,
   );
   const buckets = rows.slice(0, MAX_BUCKETS).map((row) => ({

@@ -92,6 +92,11 @@ describe("running a prompt", () => {
       sql`SELECT sum(requests)::int AS requests FROM ai_usage_daily WHERE tenant_id = ${a.id}`,
     );
     expect(rollup?.requests).toBe(rows.length);
+    const [monthly] = await queryRows<{ requests: number }>(
+      h.database.db,
+      sql`SELECT sum(requests)::int AS requests FROM ai_usage_monthly WHERE tenant_id = ${a.id}`,
+    );
+    expect(monthly?.requests).toBe(rows.length);
   });
 
   it("retries a 429 after the provider's Retry-After and a 500, then answers", async () => {
