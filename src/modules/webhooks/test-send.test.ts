@@ -11,6 +11,7 @@ import { createOutboundClient } from "../../platform/outbound/client.js";
 import { type Credential, callApi, type TenantAdmin, tenantAdmin, useApi } from "../../test-support/api.js";
 import { makeKey, roleCookie, type TestTenant } from "../../test-support/harness.js";
 import { type Receiver, startReceiver } from "../../test-support/receiver.js";
+import { TEST_SENDS_PER_HOUR } from "../automations/routes.js";
 import { EVENT_SAMPLES } from "../events/catalogue.js";
 import { drainOnce } from "../outbox/drain.js";
 
@@ -200,5 +201,31 @@ describe("testing a webhook endpoint", () => {
     expect(writer.statusCode, writer.body).toBe(200);
     expect(writer.json().delivery.status).toBe("succeeded");
     expect(hits("/who")).toHaveLength(1);
+  });
+
+  it(`shares the automations' ${TEST_SENDS_PER_HOUR} test sends per institution per hour, then 429 with nothing sent`, async () => {
+    const e = await setup("/quota");
+    for (let i = 0; i < TEST_SENDS_PER_HOUR; i++) {
+      const res = await e.test({ send: true });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const refused = await e.test({ send: true });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["retry-after"]).toBeDefined();
+    expect(hits("/quota")).toHaveLength(TEST_SENDS_PER_HOUR);
+    expect(await deliveriesOf(e.a.t, e.id)).toHaveLength(TEST_SENDS_PER_HOUR);
+    // An automation of the same institution has none left either; dry runs stay free.
+    const automation = await callApi(h, e.a.t, e.a.cookie, "POST", "/automations", {
+      name: "A",
+      trigger: { event: "user_created" },
+      action: { type: "send_webhook", url: receiver.url("/quota") },
+    });
+    expect(automation.statusCode, automation.body).toBe(201);
+    const other = await callApi(h, e.a.t, e.a.cookie, "POST", `/automations/${automation.json().id}/test`, {
+      send: true,
+    });
+    expect(other.statusCode).toBe(429);
+    expect(hits("/quota")).toHaveLength(TEST_SENDS_PER_HOUR);
+    expect((await e.test({})).statusCode).toBe(200);
   });
 });
