@@ -170,6 +170,7 @@ export const enUS = {
     working: "Working…",
     created:
       "The endpoint was added. Its signing secret, to verify what it receives (an administrator can read it again from the API):",
+    inboundUrl: "Inbound URL: other systems POST JSON here to trigger it (shown only now)",
     secretLabel: "Signing secret",
     deliveriesTitle: "Deliveries to {url}",
     statsTitle: "Last hour",

@@ -173,6 +173,8 @@ export const esES: Messages = {
     working: "Procesando…",
     created:
       "Se añadió el endpoint. Su secreto de firma, para verificar lo que recibe (un administrador puede leerlo de nuevo desde la API):",
+    inboundUrl:
+      "URL de entrada: otros sistemas envían JSON por POST aquí para activarla (solo se muestra ahora)",
     secretLabel: "Secreto de firma",
     deliveriesTitle: "Entregas a {url}",
     statsTitle: "Última hora",

@@ -173,6 +173,8 @@ export const frFR: Messages = {
     working: "En cours…",
     created:
       "L’endpoint a été ajouté. Son secret de signature, pour vérifier ce qu’il reçoit (un administrateur peut le relire par l’API) :",
+    inboundUrl:
+      "URL entrante : d’autres systèmes y envoient du JSON en POST pour la déclencher (affichée seulement maintenant)",
     secretLabel: "Secret de signature",
     deliveriesTitle: "Livraisons vers {url}",
     statsTitle: "Dernière heure",

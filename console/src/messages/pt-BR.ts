@@ -173,6 +173,8 @@ export const ptBR: Messages = {
     working: "Processando…",
     created:
       "O endpoint foi adicionado. O segredo de assinatura, para verificar o que ele recebe (um administrador pode lê-lo de novo pela API):",
+    inboundUrl:
+      "URL de entrada: outros sistemas enviam JSON por POST aqui para acioná-la (mostrada só agora)",
     secretLabel: "Segredo de assinatura",
     deliveriesTitle: "Entregas para {url}",
     statsTitle: "Última hora",

@@ -25,7 +25,12 @@ export default function AutomationsPage() {
       <h1>{m.title}</h1>
       <p>{m.intro}</p>
       {created && (
-        <SecretCard text={m.created} secret={created.signingSecret} onClose={() => setCreated(undefined)} />
+        <SecretCard
+          text={m.created}
+          secret={created.signingSecret}
+          {...(created.inboundUrl !== undefined && { inboundUrl: created.inboundUrl })}
+          onClose={() => setCreated(undefined)}
+        />
       )}
       <section aria-labelledby="automations-title">
         <h2 id="automations-title">{m.listTitle}</h2>

@@ -1,7 +1,16 @@
 import { useI18n } from "../i18n.js";
 
-/** A new endpoint's or automation's signing secret, as the creation answer carries it, until closed. */
-export function SecretCard({ text, secret, onClose }: { text: string; secret: string; onClose: () => void }) {
+/**
+ * A new endpoint's or automation's signing secret, as the creation answer carries it, until closed; and an inbound
+ * automation's URL, which the API shows only in that answer.
+ */
+export function SecretCard(props: {
+  text: string;
+  secret: string;
+  inboundUrl?: string;
+  onClose: () => void;
+}) {
+  const { text, secret, inboundUrl, onClose } = props;
   const { t } = useI18n();
   const w = t.webhooks;
   return (
@@ -14,6 +23,12 @@ export function SecretCard({ text, secret, onClose }: { text: string; secret: st
           {w.close}
         </button>
       </div>
+      {inboundUrl !== undefined && (
+        <>
+          <label htmlFor="inbound-url">{w.inboundUrl}</label>
+          <input id="inbound-url" readOnly value={inboundUrl} />
+        </>
+      )}
     </section>
   );
 }

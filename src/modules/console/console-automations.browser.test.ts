@@ -105,6 +105,17 @@ describe.runIf(browserAvailable())("the console's automations page, in Chromium"
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect.poll(() => page.getByRole("row", { name: /^user_created.*Succeeded/ }).count()).toBe(2);
 
+    // An automation triggered by other systems: its inbound URL is shown once, beside its secret.
+    await page.getByLabel("Name").fill("From the ERP");
+    await page.getByLabel("Event").selectOption("webhook");
+    await page.getByLabel("Sends to").fill(url);
+    await page.getByRole("button", { name: "Create the automation" }).click();
+    const inbound = page.getByRole("textbox", { name: /^Inbound URL/ });
+    await inbound.waitFor();
+    expect(await inbound.inputValue()).toMatch(/\/api\/automations\/webhook\/[0-9a-f]{64}$/);
+    await page.getByRole("row", { name: /^From the ERP/ }).waitFor();
+    await c.accessible(page, "inbound automation");
+
     // The same page in Portuguese, with the API's messages in it too.
     await page.getByLabel("Language").selectOption("pt-BR");
     await page.getByRole("heading", { level: 1, name: "Automações" }).waitFor();
