@@ -168,7 +168,7 @@ export async function testEndpoint(
       body: rendered.body,
       status: "delivering",
       attempts: 1,
-      leaseUntil: sql`now() + make_interval(secs => ${lease})` as unknown as string,
+      leaseUntil: sql`now() + make_interval(secs => ${lease})`,
     })
     .returning({ id: webhookDeliveries.id });
   const deliveryId = (inserted[0] as { id: string }).id;
