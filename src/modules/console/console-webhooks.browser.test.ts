@@ -5,6 +5,7 @@ import { type ConsoleInBrowser, consoleInBrowser, REFUSED } from "../../test-sup
 import { makeUser, TEST_PASSWORD } from "../../test-support/harness.js";
 import { type Receiver, startReceiver } from "../../test-support/receiver.js";
 import { drainOnce } from "../outbox/drain.js";
+import { listEndpoints, updateEndpoint } from "../webhooks/service.js";
 
 /**
  * The console's webhooks page in Chromium: an endpoint made to a receiver on this machine (its address allowed
@@ -96,6 +97,23 @@ describe.runIf(browserAvailable())("the console's webhooks page, in Chromium", (
     expect(receiver.received[2]?.body).toContain(user.id);
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect.poll(() => page.getByRole("row", { name: /^user_created.*Succeeded/ }).count()).toBe(3);
+
+    // Disabled (by another administrator, through the API): the test send shows the API's refusal, in French too.
+    const deps = { db: c.h.database.db, config: c.h.config, resolve: c.h.ctx.resolve };
+    const [endpoint] = (await listEndpoints(deps, c.a.id, {})).data;
+    await updateEndpoint(deps, c.a.id, endpoint?.id ?? "", { enabled: false });
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").first().innerText())
+      .toContain("This webhook endpoint is disabled");
+    await page.getByLabel("Language").selectOption("fr-FR");
+    await page.getByRole("button", { name: "Envoyer un événement de test" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").first().innerText())
+      .toContain("Cet endpoint de webhook est désactivé");
+    expect(receiver.received).toHaveLength(3);
+    await c.accessible(page, "webhook test refused");
+    await c.shot(page, "webhook-test-refused");
     await context.close();
   }, 120_000);
 
