@@ -211,6 +211,7 @@ const CORE: Fixtures = {
   "POST /api/institution/webhooks/:id/rotate-secret": { makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/webhooks/:id/deliveries": { makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/webhooks/:id/stats": { makeObject: endpoint, snapshot: automationRow },
+  "POST /api/institution/webhooks/:id/test": { body: {}, makeObject: endpoint, snapshot: automationRow },
   "GET /api/institution/automations/:id/deliveries/:deliveryId": {
     makeObject: delivery,
     snapshot: deliveryRow,

@@ -19,6 +19,7 @@ import { applyTheme } from "./theme.js";
 const UsersPage = lazy(() => import("./pages/users.js"));
 const CoursesPage = lazy(() => import("./pages/courses.js"));
 const WebhooksPage = lazy(() => import("./pages/webhooks.js"));
+const AutomationsPage = lazy(() => import("./pages/automations.js"));
 
 const PAGES: Readonly<Record<Route, ReactElement>> = {
   dashboard: <DashboardPage />,
@@ -26,6 +27,7 @@ const PAGES: Readonly<Record<Route, ReactElement>> = {
   users: <UsersPage />,
   courses: <CoursesPage />,
   webhooks: <WebhooksPage />,
+  automations: <AutomationsPage />,
 };
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
@@ -63,6 +65,7 @@ export function App() {
       users: t.users.title,
       courses: t.courses.title,
       webhooks: t.webhooks.title,
+      automations: t.automations.title,
     };
     document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
@@ -103,6 +106,7 @@ export function App() {
             {link("users", t.nav.users)}
             {link("courses", t.nav.courses)}
             {link("webhooks", t.nav.webhooks)}
+            {link("automations", t.nav.automations)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks";
+export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks" | "automations";
 
 const PATHS: Readonly<Record<Route, string>> = {
   dashboard: "/admin",
@@ -9,6 +9,7 @@ const PATHS: Readonly<Record<Route, string>> = {
   users: "/admin/users",
   courses: "/admin/courses",
   webhooks: "/admin/webhooks",
+  automations: "/admin/automations",
 };
 
 function routeOf(pathname: string): Route {

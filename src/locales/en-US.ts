@@ -58,6 +58,8 @@ export const enUS = {
     "This institution already has a subscription. Use the billing portal to change the plan or the payment method.",
   "conflict.automation_limit":
     "This institution already has {limit, plural, one {# automation or webhook endpoint} other {# automations and webhook endpoints}}, the most it may have. Delete one first.",
+  "conflict.endpoint_disabled":
+    "This webhook endpoint is disabled: enable it before sending it a test event.",
   "conflict.not_inbound": "Only an automation triggered by an inbound webhook has a token.",
   "conflict.idempotency_mismatch": "This Idempotency-Key was already used with a different request.",
   "conflict.idempotency_in_progress":

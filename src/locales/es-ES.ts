@@ -54,6 +54,8 @@ export const esES: Catalogue = {
     "Esta institución ya tiene una suscripción. Use el portal de facturación para cambiar el plan o el método de pago.",
   "conflict.automation_limit":
     "Esta institución ya tiene {limit, plural, one {# automatización o endpoint de webhook} other {# automatizaciones y endpoints de webhook}}, el máximo permitido. Elimine uno antes.",
+  "conflict.endpoint_disabled":
+    "Este endpoint de webhook está desactivado: actívelo antes de enviarle un evento de prueba.",
   "conflict.not_inbound": "Solo una automatización activada por un webhook entrante tiene token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key ya se usó con otra solicitud.",
   "conflict.idempotency_in_progress":

@@ -54,6 +54,8 @@ export const frFR: Catalogue = {
     "Cet établissement a déjà un abonnement. Utilisez le portail de facturation pour changer de forfait ou de moyen de paiement.",
   "conflict.automation_limit":
     "Cet établissement a déjà {limit, plural, one {# automatisation ou endpoint de webhook} other {# automatisations et endpoints de webhook}}, le maximum autorisé. Supprimez-en un d’abord.",
+  "conflict.endpoint_disabled":
+    "Cet endpoint de webhook est désactivé : activez-le avant de lui envoyer un événement de test.",
   "conflict.not_inbound": "Seule une automatisation déclenchée par un webhook entrant a un jeton.",
   "conflict.idempotency_mismatch": "Cette Idempotency-Key a déjà servi pour une autre requête.",
   "conflict.idempotency_in_progress":

@@ -53,6 +53,8 @@ export const ptBR: Catalogue = {
     "Esta instituição já tem uma assinatura. Use o portal de cobrança para mudar o plano ou a forma de pagamento.",
   "conflict.automation_limit":
     "Esta instituição já tem {limit, plural, one {# automação ou endpoint de webhook} other {# automações e endpoints de webhook}}, o máximo permitido. Exclua um antes.",
+  "conflict.endpoint_disabled":
+    "Este endpoint de webhook está desativado: ative-o antes de enviar um evento de teste.",
   "conflict.not_inbound": "Só uma automação acionada por webhook de entrada tem token.",
   "conflict.idempotency_mismatch": "Esta Idempotency-Key já foi usada com outra requisição.",
   "conflict.idempotency_in_progress":

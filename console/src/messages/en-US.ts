@@ -12,6 +12,7 @@ export const enUS = {
     users: "Users",
     courses: "Courses",
     webhooks: "Webhooks",
+    automations: "Automations",
   },
   signIn: {
     title: "Sign in",
@@ -152,7 +153,7 @@ export const enUS = {
   webhooks: {
     title: "Webhooks",
     intro:
-      "Endpoints receive the institution's events, signed, and are retried when they fail. No test send exists for an endpoint: its first event is its test.",
+      "Endpoints receive the institution's events, signed, and are retried when they fail. Send one a test event to check its receiver: it appears in its delivery log like any other.",
     listTitle: "Endpoints",
     none: "No endpoint yet.",
     url: "URL",
@@ -169,6 +170,7 @@ export const enUS = {
     working: "Working…",
     created:
       "The endpoint was added. Its signing secret, to verify what it receives (an administrator can read it again from the API):",
+    inboundUrl: "Inbound URL: other systems POST JSON here to trigger it (shown only now)",
     secretLabel: "Signing secret",
     deliveriesTitle: "Deliveries to {url}",
     statsTitle: "Last hour",
@@ -192,7 +194,21 @@ export const enUS = {
     duration: "Duration",
     outcome: "Outcome",
     response: "Response",
-    request: "Request body (the event)",
+    request: "Request",
+    noAttempts: "No attempt yet.",
+    requestUrl: "URL",
+    requestHeaders: "Headers (the platform adds the signature headers at each attempt)",
+    requestBody: "Body",
+    noHeaders: "None of its own",
+    testSend: "Send test event",
+    testSending: "Sending…",
+    testAnswered: "The receiver answered HTTP {status} in {duration}.",
+    testNotSent: "Not delivered: {message}",
+    testLogged: "The test event is in the delivery log below.",
+    testNotLogged:
+      "An automation's test send is not kept in its delivery log, which shows its real events only.",
+    testConditionFalse:
+      "The automation's condition does not hold for the sample event: a real event like it would not be sent.",
     error: "Error",
     dash: "—",
     outcomes: {
@@ -205,6 +221,26 @@ export const enUS = {
     },
     refresh: "Refresh",
     close: "Close",
+  },
+  automations: {
+    title: "Automations",
+    intro:
+      "An automation sends a webhook when an event happens, to a URL you choose, signed with its own secret.",
+    listTitle: "Automations",
+    none: "No automation yet.",
+    name: "Name",
+    trigger: "When",
+    url: "Sends to",
+    state: "State",
+    actions: "Actions",
+    showDeliveries: "Deliveries",
+    createTitle: "Create an automation",
+    event: "Event",
+    create: "Create the automation",
+    working: "Working…",
+    created:
+      "The automation was created. Its signing secret, to verify what it sends (an administrator can read it again from the API):",
+    deliveriesTitle: "Deliveries of {name}",
   },
 };
 

@@ -13,6 +13,7 @@ export const esES: Messages = {
     users: "Usuarios",
     courses: "Cursos",
     webhooks: "Webhooks",
+    automations: "Automatizaciones",
   },
   signIn: {
     title: "Iniciar sesión",
@@ -155,7 +156,7 @@ export const esES: Messages = {
   webhooks: {
     title: "Webhooks",
     intro:
-      "Los endpoints reciben los eventos de la institución, firmados, y se reintentan cuando fallan. No existe un envío de prueba para un endpoint: su primer evento es la prueba.",
+      "Los endpoints reciben los eventos de la institución, firmados, y se reintentan cuando fallan. Envíe un evento de prueba para comprobar su receptor: aparece en su registro de entregas como cualquier otro.",
     listTitle: "Endpoints",
     none: "Ningún endpoint todavía.",
     url: "URL",
@@ -172,6 +173,8 @@ export const esES: Messages = {
     working: "Procesando…",
     created:
       "Se añadió el endpoint. Su secreto de firma, para verificar lo que recibe (un administrador puede leerlo de nuevo desde la API):",
+    inboundUrl:
+      "URL de entrada: otros sistemas envían JSON por POST aquí para activarla (solo se muestra ahora)",
     secretLabel: "Secreto de firma",
     deliveriesTitle: "Entregas a {url}",
     statsTitle: "Última hora",
@@ -195,7 +198,21 @@ export const esES: Messages = {
     duration: "Duración",
     outcome: "Resultado",
     response: "Respuesta",
-    request: "Cuerpo de la petición (el evento)",
+    request: "Petición",
+    noAttempts: "Todavía no hay intentos.",
+    requestUrl: "URL",
+    requestHeaders: "Cabeceras (la plataforma añade las de firma en cada intento)",
+    requestBody: "Cuerpo",
+    noHeaders: "Ninguna propia",
+    testSend: "Enviar evento de prueba",
+    testSending: "Enviando…",
+    testAnswered: "El receptor respondió HTTP {status} en {duration}.",
+    testNotSent: "No entregado: {message}",
+    testLogged: "El evento de prueba está en el registro de entregas de abajo.",
+    testNotLogged:
+      "El envío de prueba de una automatización no se guarda en su registro de entregas, que solo muestra eventos reales.",
+    testConditionFalse:
+      "La condición de la automatización no se cumple para el evento de ejemplo: un evento real como este no se enviaría.",
     error: "Error",
     dash: "—",
     outcomes: {
@@ -208,5 +225,25 @@ export const esES: Messages = {
     },
     refresh: "Actualizar",
     close: "Cerrar",
+  },
+  automations: {
+    title: "Automatizaciones",
+    intro:
+      "Una automatización envía un webhook cuando ocurre un evento, a la URL que elija, firmado con su propio secreto.",
+    listTitle: "Automatizaciones",
+    none: "Todavía no hay automatizaciones.",
+    name: "Nombre",
+    trigger: "Cuando",
+    url: "Envía a",
+    state: "Estado",
+    actions: "Acciones",
+    showDeliveries: "Entregas",
+    createTitle: "Crear una automatización",
+    event: "Evento",
+    create: "Crear la automatización",
+    working: "Procesando…",
+    created:
+      "Se creó la automatización. Su secreto de firma, para verificar lo que envía (un administrador puede volver a leerlo desde la API):",
+    deliveriesTitle: "Entregas de {name}",
   },
 };

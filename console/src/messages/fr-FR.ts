@@ -13,6 +13,7 @@ export const frFR: Messages = {
     users: "Utilisateurs",
     courses: "Cours",
     webhooks: "Webhooks",
+    automations: "Automatisations",
   },
   signIn: {
     title: "Se connecter",
@@ -155,7 +156,7 @@ export const frFR: Messages = {
   webhooks: {
     title: "Webhooks",
     intro:
-      "Les endpoints reçoivent les événements de l’établissement, signés, avec de nouvelles tentatives en cas d’échec. Il n’existe pas d’envoi de test pour un endpoint : son premier événement sert de test.",
+      "Les endpoints reçoivent les événements de l’établissement, signés, avec de nouvelles tentatives en cas d’échec. Envoyez-leur un événement de test pour vérifier le récepteur : il apparaît dans le journal des livraisons comme les autres.",
     listTitle: "Endpoints",
     none: "Aucun endpoint pour l’instant.",
     url: "URL",
@@ -172,6 +173,8 @@ export const frFR: Messages = {
     working: "En cours…",
     created:
       "L’endpoint a été ajouté. Son secret de signature, pour vérifier ce qu’il reçoit (un administrateur peut le relire par l’API) :",
+    inboundUrl:
+      "URL entrante : d’autres systèmes y envoient du JSON en POST pour la déclencher (affichée seulement maintenant)",
     secretLabel: "Secret de signature",
     deliveriesTitle: "Livraisons vers {url}",
     statsTitle: "Dernière heure",
@@ -200,7 +203,21 @@ export const frFR: Messages = {
     duration: "Durée",
     outcome: "Résultat",
     response: "Réponse",
-    request: "Corps de la requête (l’événement)",
+    request: "Requête",
+    noAttempts: "Aucune tentative pour l’instant.",
+    requestUrl: "URL",
+    requestHeaders: "En-têtes (la plateforme ajoute ceux de signature à chaque tentative)",
+    requestBody: "Corps",
+    noHeaders: "Aucun en propre",
+    testSend: "Envoyer un événement de test",
+    testSending: "Envoi…",
+    testAnswered: "Le récepteur a répondu HTTP {status} en {duration}.",
+    testNotSent: "Non livré : {message}",
+    testLogged: "L’événement de test figure dans le journal des livraisons ci-dessous.",
+    testNotLogged:
+      "L’envoi de test d’une automatisation n’est pas conservé dans son journal des livraisons, qui ne montre que les événements réels.",
+    testConditionFalse:
+      "La condition de l’automatisation n’est pas remplie pour l’événement d’exemple : un événement réel semblable ne serait pas envoyé.",
     error: "Erreur",
     dash: "—",
     outcomes: {
@@ -213,5 +230,25 @@ export const frFR: Messages = {
     },
     refresh: "Actualiser",
     close: "Fermer",
+  },
+  automations: {
+    title: "Automatisations",
+    intro:
+      "Une automatisation envoie un webhook quand un événement se produit, à l’URL de votre choix, signé avec son propre secret.",
+    listTitle: "Automatisations",
+    none: "Aucune automatisation pour l’instant.",
+    name: "Nom",
+    trigger: "Quand",
+    url: "Envoie à",
+    state: "État",
+    actions: "Actions",
+    showDeliveries: "Livraisons",
+    createTitle: "Créer une automatisation",
+    event: "Événement",
+    create: "Créer l’automatisation",
+    working: "Traitement…",
+    created:
+      "L’automatisation a été créée. Son secret de signature, pour vérifier ce qu’elle envoie (un administrateur peut le relire depuis l’API) :",
+    deliveriesTitle: "Livraisons de {name}",
   },
 };

@@ -13,6 +13,7 @@ export const ptBR: Messages = {
     users: "Usuários",
     courses: "Cursos",
     webhooks: "Webhooks",
+    automations: "Automações",
   },
   signIn: {
     title: "Entrar",
@@ -155,7 +156,7 @@ export const ptBR: Messages = {
   webhooks: {
     title: "Webhooks",
     intro:
-      "Os endpoints recebem os eventos da instituição, assinados, com novas tentativas quando falham. Não existe envio de teste para um endpoint: o primeiro evento é o teste.",
+      "Os endpoints recebem os eventos da instituição, assinados, com novas tentativas quando falham. Envie um evento de teste para verificar o receptor: ele aparece no registro de entregas como qualquer outro.",
     listTitle: "Endpoints",
     none: "Nenhum endpoint ainda.",
     url: "URL",
@@ -172,6 +173,8 @@ export const ptBR: Messages = {
     working: "Processando…",
     created:
       "O endpoint foi adicionado. O segredo de assinatura, para verificar o que ele recebe (um administrador pode lê-lo de novo pela API):",
+    inboundUrl:
+      "URL de entrada: outros sistemas enviam JSON por POST aqui para acioná-la (mostrada só agora)",
     secretLabel: "Segredo de assinatura",
     deliveriesTitle: "Entregas para {url}",
     statsTitle: "Última hora",
@@ -195,7 +198,21 @@ export const ptBR: Messages = {
     duration: "Duração",
     outcome: "Resultado",
     response: "Resposta",
-    request: "Corpo da requisição (o evento)",
+    request: "Requisição",
+    noAttempts: "Nenhuma tentativa ainda.",
+    requestUrl: "URL",
+    requestHeaders: "Cabeçalhos (a plataforma acrescenta os de assinatura a cada tentativa)",
+    requestBody: "Corpo",
+    noHeaders: "Nenhum próprio",
+    testSend: "Enviar evento de teste",
+    testSending: "Enviando…",
+    testAnswered: "O receptor respondeu HTTP {status} em {duration}.",
+    testNotSent: "Não entregue: {message}",
+    testLogged: "O evento de teste está no registro de entregas abaixo.",
+    testNotLogged:
+      "O envio de teste de uma automação não fica no registro de entregas, que mostra só os eventos reais.",
+    testConditionFalse:
+      "A condição da automação não vale para o evento de exemplo: um evento real como ele não seria enviado.",
     error: "Erro",
     dash: "—",
     outcomes: {
@@ -208,5 +225,25 @@ export const ptBR: Messages = {
     },
     refresh: "Atualizar",
     close: "Fechar",
+  },
+  automations: {
+    title: "Automações",
+    intro:
+      "Uma automação envia um webhook quando um evento acontece, para a URL que você escolher, assinado com o seu próprio segredo.",
+    listTitle: "Automações",
+    none: "Nenhuma automação ainda.",
+    name: "Nome",
+    trigger: "Quando",
+    url: "Envia para",
+    state: "Estado",
+    actions: "Ações",
+    showDeliveries: "Entregas",
+    createTitle: "Criar uma automação",
+    event: "Evento",
+    create: "Criar a automação",
+    working: "Processando…",
+    created:
+      "A automação foi criada. O segredo de assinatura, para verificar o que ela envia (um administrador pode lê-lo de novo pela API):",
+    deliveriesTitle: "Entregas de {name}",
   },
 };

@@ -1,13 +1,15 @@
 import { useState } from "react";
-import { useI18n } from "../i18n.js";
+import { format, useI18n } from "../i18n.js";
 import { useLoad } from "../load.js";
 import { ProblemView } from "../problem.js";
-import { EndpointDeliveries } from "./webhook-deliveries.js";
+import { DeliveryLog } from "./delivery-log.js";
+import { SecretCard } from "./secret-card.js";
 import { type CreatedEndpoint, CreateEndpointForm } from "./webhook-form.js";
 
 /**
  * Webhook endpoints (GET /webhooks; administrators' only, so another session sees the API's 403 and no form),
- * a new one (POST, its signing secret shown as the answer carries it), and one endpoint's delivery log.
+ * a new one (POST, its signing secret shown as the answer carries it), and one endpoint's delivery log with its
+ * test send.
  */
 export default function WebhooksPage() {
   const { t } = useI18n();
@@ -22,16 +24,7 @@ export default function WebhooksPage() {
       <h1>{w.title}</h1>
       <p>{w.intro}</p>
       {created && (
-        <section className="card secret" aria-label={w.secretLabel}>
-          <p>{w.created}</p>
-          <label htmlFor="endpoint-secret">{w.secretLabel}</label>
-          <div className="row">
-            <input id="endpoint-secret" readOnly value={created.signingSecret} />
-            <button type="button" className="secondary" onClick={() => setCreated(undefined)}>
-              {w.close}
-            </button>
-          </div>
-        </section>
+        <SecretCard text={w.created} secret={created.signingSecret} onClose={() => setCreated(undefined)} />
       )}
       <section aria-labelledby="endpoints-title">
         <h2 id="endpoints-title">{w.listTitle}</h2>
@@ -78,7 +71,13 @@ export default function WebhooksPage() {
           </table>
         )}
       </section>
-      {selected && <EndpointDeliveries key={selected.id} endpointId={selected.id} url={selected.url} />}
+      {selected && (
+        <DeliveryLog
+          key={selected.id}
+          owner={{ group: "webhooks", id: selected.id }}
+          title={format(w.deliveriesTitle, { url: selected.url })}
+        />
+      )}
       {endpoints.state === "ok" && (
         <CreateEndpointForm
           onCreated={(endpoint) => {

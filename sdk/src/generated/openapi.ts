@@ -1672,6 +1672,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/institution/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Renders the request the given event (or a sample of `eventType`, one of the endpoint's types, its first by default) would make, writing nothing. With `send: true` it also delivers it: a delivery in the endpoint's log, signed and sent at once, whose first attempt the answer reports; it is then retried and redelivered like any other. A disabled endpoint is 409. At most 30 sends per institution per hour, automations' test sends included.
+         *
+         *     **Access:** API key with scope `automations:write`; or a session; session roles: `institution_admin`.
+         */
+        post: operations["webhooks.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/institution/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -15112,6 +15134,11 @@ export interface operations {
                      *       "lastError": null,
                      *       "createdAt": "2026-11-23T12:00:00.000Z",
                      *       "completedAt": "2026-11-23T12:00:31.000Z",
+                     *       "request": {
+                     *         "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *         "headers": {},
+                     *         "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_completed\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *       },
                      *       "attemptLog": [
                      *         {
                      *           "attempt": 1,
@@ -15151,6 +15178,15 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         completedAt: string | null;
+                        /** @description What every attempt of this delivery sends (the same bytes). */
+                        request: {
+                            url: string;
+                            /** @description The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt). */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body: string;
+                        };
                         attemptLog: {
                             attempt: number;
                             /** Format: date-time */
@@ -15215,6 +15251,11 @@ export interface operations {
                      *       "lastError": null,
                      *       "createdAt": "2026-11-23T12:00:00.000Z",
                      *       "completedAt": "2026-11-23T12:00:31.000Z",
+                     *       "request": {
+                     *         "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *         "headers": {},
+                     *         "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_completed\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *       },
                      *       "attemptLog": [
                      *         {
                      *           "attempt": 1,
@@ -15254,6 +15295,15 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         completedAt: string | null;
+                        /** @description What every attempt of this delivery sends (the same bytes). */
+                        request: {
+                            url: string;
+                            /** @description The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt). */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body: string;
+                        };
                         attemptLog: {
                             attempt: number;
                             /** Format: date-time */
@@ -16138,6 +16188,175 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    "webhooks.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description At most 255 characters, kept per institution for 24 hours. The same request again replays the first response (`Idempotent-Replayed: true`); another request with the key, or a copy while the first still runs, is 409 `conflict`. Refused requests and 5xx answers do not keep the key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventType": "enrollment_created",
+                 *       "send": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description One of the endpoint's event types; its first one if omitted.
+                     * @enum {string}
+                     */
+                    eventType?: "course_created" | "course_published" | "course_archived" | "course_deleted" | "lesson_completed" | "module_completed" | "lesson_completion_reset" | "enrollment_created" | "enrollment_completed" | "enrollment_dropped" | "enrollment_expired" | "enrollment_progressed" | "enrollment_inactive" | "learning_path_enrolled" | "learning_path_completed" | "quiz_submitted" | "quiz_graded" | "assignment_submitted" | "assignment_graded" | "grade_posted" | "grade_updated" | "course_grade_changed" | "user_created" | "user_inactive" | "user_updated" | "user_deactivated" | "class_member_added" | "class_member_removed" | "invite_expired" | "invite_sent" | "invite_accepted" | "invite_revoked" | "user_tag_added" | "user_tag_removed" | "media_ready" | "media_failed" | "live_class_scheduled" | "live_class_canceled" | "live_class_started" | "live_class_ended" | "live_class_attended" | "email_failed" | "email_bounced" | "settings_updated" | "theme_activated" | "ai_limit_reached" | "kb_document_indexed" | "kb_document_failed" | "webhook" | "certificate_issued" | "certificate_revoked" | "certificate_expiring" | "certificate_expired" | "report_completed" | "report_failed" | "job_completed" | "points_awarded" | "level_up" | "badge_awarded" | "badge_revoked";
+                    /** @description The event's `data`; a sample of its type if omitted. */
+                    event?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Also deliver it, signed, to the endpoint's URL, as a delivery in its log.
+                     * @default false
+                     */
+                    send?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "request": {
+                     *         "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *         "headers": {},
+                     *         "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_created\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *       },
+                     *       "response": {
+                     *         "status": 200,
+                     *         "durationMs": 238,
+                     *         "body": "{\"ok\":true}",
+                     *         "truncated": false
+                     *       },
+                     *       "delivery": {
+                     *         "id": "2a6b8c0d-1e3f-4a5b-9c7d-8e9f0a1b2c3d",
+                     *         "automationId": "7e4f1a2b-3c5d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *         "eventId": "c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f",
+                     *         "eventType": "enrollment_created",
+                     *         "status": "succeeded",
+                     *         "attempts": 1,
+                     *         "nextAttemptAt": null,
+                     *         "lastStatusCode": 200,
+                     *         "lastError": null,
+                     *         "createdAt": "2026-11-23T12:00:00.000Z",
+                     *         "completedAt": "2026-11-23T12:00:00.000Z",
+                     *         "request": {
+                     *           "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *           "headers": {},
+                     *           "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_created\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *         },
+                     *         "attemptLog": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "startedAt": "2026-11-23T12:00:00.000Z",
+                     *             "durationMs": 238,
+                     *             "outcome": "succeeded",
+                     *             "statusCode": 200,
+                     *             "responseExcerpt": "{\"ok\":true}",
+                     *             "error": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        request: {
+                            url: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body: string;
+                        };
+                        response?: {
+                            status: number;
+                            durationMs: number;
+                            /** @description The start of the response body. */
+                            body: string;
+                            truncated: boolean;
+                        };
+                        sendError?: {
+                            kind: string;
+                            message: string;
+                        };
+                        /** @description With `send: true`: the delivery as its first attempt left it. */
+                        delivery?: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            automationId: string;
+                            /** Format: uuid */
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivering" | "succeeded" | "failed";
+                            attempts: number;
+                            nextAttemptAt: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            completedAt: string | null;
+                            /** @description What every attempt of this delivery sends (the same bytes). */
+                            request: {
+                                url: string;
+                                /** @description The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt). */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                body: string;
+                            };
+                            attemptLog: {
+                                attempt: number;
+                                /** Format: date-time */
+                                startedAt: string;
+                                durationMs: number;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "http_error" | "timeout" | "network" | "blocked" | "invalid";
+                                statusCode: number | null;
+                                responseExcerpt: string | null;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     "webhooks.deliveries.list": {
         parameters: {
             query?: {
@@ -16319,6 +16538,11 @@ export interface operations {
                      *       "lastError": null,
                      *       "createdAt": "2026-11-23T12:00:00.000Z",
                      *       "completedAt": "2026-11-23T12:00:31.000Z",
+                     *       "request": {
+                     *         "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *         "headers": {},
+                     *         "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_completed\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *       },
                      *       "attemptLog": [
                      *         {
                      *           "attempt": 1,
@@ -16358,6 +16582,15 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         completedAt: string | null;
+                        /** @description What every attempt of this delivery sends (the same bytes). */
+                        request: {
+                            url: string;
+                            /** @description The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt). */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body: string;
+                        };
                         attemptLog: {
                             attempt: number;
                             /** Format: date-time */
@@ -16422,6 +16655,11 @@ export interface operations {
                      *       "lastError": null,
                      *       "createdAt": "2026-11-23T12:00:00.000Z",
                      *       "completedAt": "2026-11-23T12:00:31.000Z",
+                     *       "request": {
+                     *         "url": "https://erp.colegioaurora.com.br/webhooks/aula",
+                     *         "headers": {},
+                     *         "body": "{\"id\":\"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f\",\"type\":\"enrollment_completed\",\"timestamp\":\"2026-11-23T12:00:00.000Z\",\"data\":{\"enrollmentId\":\"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d\"}}"
+                     *       },
                      *       "attemptLog": [
                      *         {
                      *           "attempt": 1,
@@ -16461,6 +16699,15 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         completedAt: string | null;
+                        /** @description What every attempt of this delivery sends (the same bytes). */
+                        request: {
+                            url: string;
+                            /** @description The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt). */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body: string;
+                        };
                         attemptLog: {
                             attempt: number;
                             /** Format: date-time */

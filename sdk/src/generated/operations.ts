@@ -348,6 +348,7 @@ export const OPERATIONS = {
   "webhooks.signingSecret.get": ["GET", "/api/institution/webhooks/{id}/signing-secret", "json"],
   "webhooks.stats.get": ["GET", "/api/institution/webhooks/{id}/stats", "json"],
   "webhooks.stripe": ["POST", "/api/webhooks/stripe", "json"],
+  "webhooks.test": ["POST", "/api/institution/webhooks/{id}/test", "json"],
   "webhooks.update": ["PATCH", "/api/institution/webhooks/{id}", "json"],
 } as const satisfies Record<string, OperationSpec>;
 
@@ -995,6 +996,7 @@ export interface Namespaces {
       get: Operation<"webhooks.stats.get">;
     };
     stripe: Operation<"webhooks.stripe">;
+    test: Operation<"webhooks.test">;
     update: Operation<"webhooks.update">;
   };
 }

@@ -56,13 +56,33 @@ export const DeliveryAttempt = Type.Object(
   { additionalProperties: false },
 );
 
+export const DeliveryRequest = Type.Object(
+  {
+    url: Type.String(),
+    headers: Type.Record(Type.String(), Type.String(), {
+      description:
+        "The automation's own headers, as rendered. Each attempt adds `content-type`, `user-agent` and the " +
+        "Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (signed at that attempt).",
+    }),
+    body: Type.String(),
+  },
+  { additionalProperties: false, description: "What every attempt of this delivery sends (the same bytes)." },
+);
+
 export const DeliveryWithAttempts = Type.Object(
-  { ...Delivery.properties, attemptLog: Type.Array(DeliveryAttempt) },
+  { ...Delivery.properties, request: DeliveryRequest, attemptLog: Type.Array(DeliveryAttempt) },
   {
     additionalProperties: false,
     examples: [
       {
         ...deliveryExample,
+        request: {
+          url: "https://erp.colegioaurora.com.br/webhooks/aula",
+          headers: {},
+          body:
+            '{"id":"c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f","type":"enrollment_completed",' +
+            '"timestamp":"2026-11-23T12:00:00.000Z","data":{"enrollmentId":"8a9b0c1d-2e3f-4a4b-9c5d-6e7f8a9b0c1d"}}',
+        },
         attemptLog: [
           {
             attempt: 1,
@@ -150,7 +170,12 @@ export async function listDeliveries(
 
 export async function getDelivery(db: Executor, tenantId: string, automationId: string, deliveryId: string) {
   const rows = await db
-    .select(columns)
+    .select({
+      ...columns,
+      url: webhookDeliveries.url,
+      headers: webhookDeliveries.headers,
+      body: webhookDeliveries.body,
+    })
     .from(webhookDeliveries)
     .where(
       and(
@@ -160,6 +185,7 @@ export async function getDelivery(db: Executor, tenantId: string, automationId: 
       ),
     );
   if (rows[0] === undefined) throw notFound();
+  const { url, headers, body, ...delivery } = rows[0];
   // Failed attempts are rows; the successful one is kept on the delivery (migration 0029): the view reads both.
   const attemptLog = await db
     .select({
@@ -175,7 +201,8 @@ export async function getDelivery(db: Executor, tenantId: string, automationId: 
     .where(and(eq(deliveryAttemptLog.tenantId, tenantId), eq(deliveryAttemptLog.deliveryId, deliveryId)))
     .orderBy(asc(deliveryAttemptLog.attempt));
   return {
-    ...normalise(rows[0] as Record<string, unknown>),
+    ...normalise(delivery as Record<string, unknown>),
+    request: { url, headers: headers as Record<string, string>, body },
     attemptLog: attemptLog as Static<typeof DeliveryAttempt>[],
   };
 }

@@ -3,8 +3,10 @@ import { tenantOf } from "../../platform/auth/request.js";
 import type { AppContext } from "../../platform/context.js";
 import { IdParams, requireUuid } from "../../platform/http/schemas.js";
 import type { App } from "../../platform/http/types.js";
+import { rateLimited, secondsUntil } from "../../platform/rate-limit/limiter.js";
 import { readAccess as read, signingSecretRoutes, writeAccess as write } from "../automations/access.js";
 import { deliveryRoutes } from "../automations/delivery-routes.js";
+import { TEST_SENDS_PER_HOUR } from "../automations/routes.js";
 import { automationDeps } from "../automations/service.js";
 import { DeliveryStatsPage, DeliveryStatsQuery, listDeliveryStats } from "../automations/stats.js";
 import {
@@ -17,6 +19,14 @@ import {
   UpdateEndpointBody,
 } from "./schemas.js";
 import * as service from "./service.js";
+import {
+  findEndpoint,
+  refuseDisabled,
+  TestSendBody,
+  TestSendResult,
+  testEndpoint,
+  testEventType,
+} from "./test-send.js";
 
 const tags = ["webhooks"];
 const BASE = "/api/institution/webhooks";
@@ -138,6 +148,42 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
   );
 
   signingSecretRoutes(app, ctx, BASE, "endpoint", tags);
+
+  app.post(
+    `${BASE}/:id/test`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        summary: "Send a test event to a webhook endpoint",
+        description:
+          "Renders the request the given event (or a sample of `eventType`, one of the endpoint's types, its first " +
+          "by default) would make, writing nothing. With `send: true` it also delivers it: a delivery in the " +
+          "endpoint's log, signed and sent at once, whose first attempt the answer reports; it is then retried " +
+          "and redelivered like any other. A disabled endpoint is 409. At most " +
+          `${TEST_SENDS_PER_HOUR} sends per institution per hour, automations' test sends included.`,
+        params: IdParams,
+        body: TestSendBody,
+        response: { 200: TestSendResult },
+      },
+      // Every field is optional, so a request without a body means "a sample event, nothing sent".
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request).id;
+      const row = await findEndpoint(ctx, tenantId, requireUuid(request.params.id));
+      if (request.body.send === true) {
+        // Refusals first, so that a request that sends nothing costs no quota.
+        testEventType(row, request.body);
+        refuseDisabled(row);
+        const quota = await ctx.limiters.consume("automation-test", tenantId, TEST_SENDS_PER_HOUR, 3600);
+        if (!quota.allowed) throw rateLimited(secondsUntil(quota.msBeforeNext));
+      }
+      return testEndpoint(ctx, tenantId, row, request.body, request.log);
+    },
+  );
 
   deliveryRoutes(app, ctx, BASE, "endpoint", tags);
 }

@@ -176,12 +176,13 @@ describe("webhook endpoints", () => {
       "PATCH /api/institution/automations/:id": { name: "Renamed" },
       "PATCH /api/institution/webhooks/:id": { description: "Renamed" },
       "POST /api/institution/automations/:id/test": {},
+      "POST /api/institution/webhooks/:id/test": {},
     };
     const routes = h.app.routeDeclarations.filter(
       (r) => r.url.includes("/:id") && Object.keys(others).some((base) => r.url.startsWith(base)),
     );
-    // Get, update, delete, secret, rotate-secret, deliveries, a delivery, redeliver (both); rotate-token, test.
-    expect(routes.length).toBeGreaterThanOrEqual(18);
+    // Get, update, delete, secret, rotate-secret, deliveries, a delivery, redeliver, test (both); rotate-token.
+    expect(routes.length).toBeGreaterThanOrEqual(19);
     for (const route of routes) {
       const [base, ids] = Object.entries(others).find(([b]) => route.url.startsWith(b)) ?? [];
       const url = route.url.replace(":id", ids?.id ?? "").replace(":deliveryId", ids?.deliveryId ?? "");

@@ -250,6 +250,7 @@ describe("the API reference", () => {
       "POST /api/institution/automations/{id}/test",
       "POST /api/institution/courses/{id}/duplicate",
       "POST /api/institution/live-classes/{id}/join-links",
+      "POST /api/institution/webhooks/{id}/test",
       "PUT /api/institution/lessons/{id}/completions/{userId}",
     ]);
     const tenant = await makeTenant(h);

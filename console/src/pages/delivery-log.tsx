@@ -4,23 +4,32 @@ import { format, useI18n } from "../i18n.js";
 import { useLoad } from "../load.js";
 import { ProblemView } from "../problem.js";
 import { useCall } from "../session.js";
-import { AttemptLog } from "./webhook-attempts.js";
+import { AttemptLog } from "./delivery-attempts.js";
+import { TestSend } from "./test-send.js";
+
+/** Whose deliveries: a webhook endpoint's (under /webhooks) or an automation's (under /automations). */
+export interface Owner {
+  group: "webhooks" | "automations";
+  id: string;
+}
 
 /**
- * One endpoint's delivery log (GET …/:id/deliveries, newest first) with its last hour (GET …/:id/stats: the
- * success rate), each delivery's attempts on demand, and redelivery (POST …/redeliver, a new delivery due now).
+ * One endpoint's or automation's delivery log (GET …/:id/deliveries, newest first) with its last hour (GET
+ * …/:id/stats: the success rate), a test send, each delivery's attempts on demand, and redelivery (POST
+ * …/redeliver, a new delivery due now). The two groups' routes take and answer the same shapes.
  */
-export function EndpointDeliveries({ endpointId, url }: { endpointId: string; url: string }) {
+export function DeliveryLog({ owner, title }: { owner: Owner; title: string }) {
   const { language, t } = useI18n();
   const w = t.webhooks;
   const call = useCall();
   const [version, setVersion] = useState(0);
-  const [open, setOpen] = useState<{ id: string; eventId: string }>();
+  const [open, setOpen] = useState<string>();
   const [problem, setProblem] = useState<Problem>();
   const [notice, setNotice] = useState<string>();
-  const stats = useLoad((aula) => aula.webhooks.stats.get({ path: { id: endpointId } }), version);
+  const path = { id: owner.id };
+  const stats = useLoad((aula) => aula[owner.group].stats.get({ path }), version);
   const deliveries = useLoad(
-    (aula) => aula.webhooks.deliveries.list({ path: { id: endpointId }, query: { perPage: 20 } }),
+    (aula) => aula[owner.group].deliveries.list({ path, query: { perPage: 20 } }),
     version,
   );
   const number = (n: number) => new Intl.NumberFormat(language).format(n);
@@ -31,7 +40,7 @@ export function EndpointDeliveries({ endpointId, url }: { endpointId: string; ur
     setProblem(undefined);
     setNotice(undefined);
     try {
-      await call((aula) => aula.webhooks.deliveries.redeliver({ path: { id: endpointId, deliveryId } }));
+      await call((aula) => aula[owner.group].deliveries.redeliver({ path: { ...path, deliveryId } }));
       setNotice(format(w.redelivered, { event: eventType }));
       setVersion((v) => v + 1);
     } catch (err) {
@@ -41,10 +50,13 @@ export function EndpointDeliveries({ endpointId, url }: { endpointId: string; ur
 
   return (
     <section className="card" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">{format(w.deliveriesTitle, { url })}</h2>
-      <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
-        {w.refresh}
-      </button>
+      <h2 id="deliveries-title">{title}</h2>
+      <div className="row">
+        <TestSend owner={owner} onSent={() => setVersion((v) => v + 1)} />
+        <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
+          {w.refresh}
+        </button>
+      </div>
       <h3>{w.statsTitle}</h3>
       {stats.state === "failed" && <ProblemView problem={stats.problem} />}
       {stats.state === "ok" && (
@@ -94,8 +106,8 @@ export function EndpointDeliveries({ endpointId, url }: { endpointId: string; ur
                     type="button"
                     className="secondary"
                     aria-label={`${w.showAttempts} ${d.eventType} ${time(d.createdAt)}`}
-                    aria-expanded={open?.id === d.id}
-                    onClick={() => setOpen(open?.id === d.id ? undefined : { id: d.id, eventId: d.eventId })}
+                    aria-expanded={open === d.id}
+                    onClick={() => setOpen(open === d.id ? undefined : d.id)}
                   >
                     {w.showAttempts}
                   </button>{" "}
@@ -113,9 +125,7 @@ export function EndpointDeliveries({ endpointId, url }: { endpointId: string; ur
           </tbody>
         </table>
       )}
-      {open && (
-        <AttemptLog key={open.id} endpointId={endpointId} deliveryId={open.id} eventId={open.eventId} />
-      )}
+      {open && <AttemptLog key={open} owner={owner} deliveryId={open} />}
     </section>
   );
 }
