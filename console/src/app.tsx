@@ -19,6 +19,8 @@ import { applyTheme } from "./theme.js";
 const UsersPage = lazy(() => import("./pages/users.js"));
 const CoursesPage = lazy(() => import("./pages/courses.js"));
 const WebhooksPage = lazy(() => import("./pages/webhooks.js"));
+const SettingsPage = lazy(() => import("./pages/settings.js"));
+const BillingPage = lazy(() => import("./pages/billing.js"));
 
 const PAGES: Readonly<Record<Route, ReactElement>> = {
   dashboard: <DashboardPage />,
@@ -26,6 +28,8 @@ const PAGES: Readonly<Record<Route, ReactElement>> = {
   users: <UsersPage />,
   courses: <CoursesPage />,
   webhooks: <WebhooksPage />,
+  settings: <SettingsPage />,
+  billing: <BillingPage />,
 };
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
@@ -63,6 +67,8 @@ export function App() {
       users: t.users.title,
       courses: t.courses.title,
       webhooks: t.webhooks.title,
+      settings: t.settings.title,
+      billing: t.billing.title,
     };
     document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
@@ -103,6 +109,8 @@ export function App() {
             {link("users", t.nav.users)}
             {link("courses", t.nav.courses)}
             {link("webhooks", t.nav.webhooks)}
+            {link("settings", t.nav.settings)}
+            {link("billing", t.nav.billing)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks";
+export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks" | "settings" | "billing";
 
 const PATHS: Readonly<Record<Route, string>> = {
   dashboard: "/admin",
@@ -9,6 +9,8 @@ const PATHS: Readonly<Record<Route, string>> = {
   users: "/admin/users",
   courses: "/admin/courses",
   webhooks: "/admin/webhooks",
+  settings: "/admin/settings",
+  billing: "/admin/billing",
 };
 
 function routeOf(pathname: string): Route {
