@@ -20,6 +20,8 @@ const UsersPage = lazy(() => import("./pages/users.js"));
 const CoursesPage = lazy(() => import("./pages/courses.js"));
 const WebhooksPage = lazy(() => import("./pages/webhooks.js"));
 const AutomationsPage = lazy(() => import("./pages/automations.js"));
+const SettingsPage = lazy(() => import("./pages/settings.js"));
+const BillingPage = lazy(() => import("./pages/billing.js"));
 
 const PAGES: Readonly<Record<Route, ReactElement>> = {
   dashboard: <DashboardPage />,
@@ -28,6 +30,8 @@ const PAGES: Readonly<Record<Route, ReactElement>> = {
   courses: <CoursesPage />,
   webhooks: <WebhooksPage />,
   automations: <AutomationsPage />,
+  settings: <SettingsPage />,
+  billing: <BillingPage />,
 };
 
 function LanguageSwitch({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
@@ -66,6 +70,8 @@ export function App() {
       courses: t.courses.title,
       webhooks: t.webhooks.title,
       automations: t.automations.title,
+      settings: t.settings.title,
+      billing: t.billing.title,
     };
     document.title = `${user === null ? t.signIn.title : titles[route]} · Aula`;
   }, [user, route, t]);
@@ -107,6 +113,8 @@ export function App() {
             {link("courses", t.nav.courses)}
             {link("webhooks", t.nav.webhooks)}
             {link("automations", t.nav.automations)}
+            {link("settings", t.nav.settings)}
+            {link("billing", t.nav.billing)}
           </nav>
         )}
         <LanguageSwitch language={language} onChange={setLanguage} />

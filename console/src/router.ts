@@ -1,7 +1,15 @@
 import { useEffect, useState } from "react";
 
 /** The console's pages, by their path below /admin. */
-export type Route = "dashboard" | "keys" | "users" | "courses" | "webhooks" | "automations";
+export type Route =
+  | "dashboard"
+  | "keys"
+  | "users"
+  | "courses"
+  | "webhooks"
+  | "automations"
+  | "settings"
+  | "billing";
 
 const PATHS: Readonly<Record<Route, string>> = {
   dashboard: "/admin",
@@ -10,6 +18,8 @@ const PATHS: Readonly<Record<Route, string>> = {
   courses: "/admin/courses",
   webhooks: "/admin/webhooks",
   automations: "/admin/automations",
+  settings: "/admin/settings",
+  billing: "/admin/billing",
 };
 
 function routeOf(pathname: string): Route {

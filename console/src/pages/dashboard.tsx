@@ -18,8 +18,9 @@ function Card<T>(props: { id: string; title: string; loaded: Loaded<T>; children
 }
 
 /**
- * The institution at a glance, each figure from a public route: the subscription (plan and status), the plan's
- * student limit from the profile against the accounts with the student role, and the webhook delivery stats.
+ * The institution at a glance, each figure from a public route: the subscription (plan, status, and the seats the
+ * plan's student limit counts against that limit, as the API's limit check counts them), and the webhook delivery
+ * stats.
  */
 export function DashboardPage() {
   const { language, t } = useI18n();
@@ -30,13 +31,6 @@ export function DashboardPage() {
   const percent = (n: number) => new Intl.NumberFormat(language, { style: "percent" }).format(n);
 
   const subscription = useLoad((aula) => aula.billing.subscription.get());
-  const students = useLoad(async (aula) => {
-    const [profile, page] = await Promise.all([
-      aula.profile.get(),
-      aula.users.list({ query: { role: "student", perPage: 1 } }),
-    ]);
-    return { limit: profile.limits.students, pagination: page.pagination };
-  });
   const deliveries = useLoad((aula) => aula.webhooks.deliveries.stats.list({ query: { perPage: 100 } }));
 
   return (
@@ -65,20 +59,17 @@ export function DashboardPage() {
             </dl>
           )}
         </Card>
-        <Card id="students" title={d.students} loaded={students}>
-          {(s) => (
+        <Card id="students" title={d.students} loaded={subscription}>
+          {({ students }) => (
             <>
               <dl>
-                <dt>{d.studentAccounts}</dt>
-                <dd className="figure">
-                  {number(s.pagination.total)}
-                  {"totalRelation" in s.pagination && s.pagination.totalRelation === "gte" ? "+" : ""}
-                </dd>
+                <dt>{d.seatsUsed}</dt>
+                <dd className="figure">{number(students.used)}</dd>
                 <dt>{d.studentLimit}</dt>
-                <dd>{s.limit === null ? d.unlimited : number(s.limit)}</dd>
+                <dd>{students.limit === null ? d.unlimited : number(students.limit)}</dd>
               </dl>
-              {s.limit !== null && (
-                <meter min={0} max={s.limit} value={s.pagination.total} aria-label={d.studentAccounts} />
+              {students.limit !== null && (
+                <meter min={0} max={students.limit} value={students.used} aria-label={d.seatsUsed} />
               )}
               <p className="hint">{d.studentsHint}</p>
             </>

@@ -1153,7 +1153,9 @@ export interface paths {
         };
         /**
          * The institution's plan and subscription
-         * @description **Access:** API key with scope `settings:read`; or a session.
+         * @description The plan in force, the Stripe subscription's state, and `students`: the seats the plan's student limit counts as taken (every `student` user, and every other user holding a student enrollment that is not dropped) against that limit.
+         *
+         *     **Access:** API key with scope `settings:read`; or a session.
          */
         get: operations["billing.subscription.get"];
         put?: never;
@@ -13832,6 +13834,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "plan": "growth",
+                     *       "students": {
+                     *         "used": 212,
+                     *         "limit": 250
+                     *       },
                      *       "status": "active",
                      *       "subscribedPlan": "growth",
                      *       "currency": "brl",
@@ -13847,6 +13853,12 @@ export interface operations {
                          * @enum {string}
                          */
                         plan: "free" | "mini" | "growth" | "pro_100";
+                        students: {
+                            /** @description Seats taken: users with the `student` role plus other users holding a student enrollment that is not dropped. The count creations and enrollments are checked against. */
+                            used: number;
+                            /** @description The plan's student limit (configuration); null if the plan is not in the catalogue. */
+                            limit: number | null;
+                        };
                         /** @description Stripe's status, or `suspended` once a `past_due` grace ran out; null if never subscribed. */
                         status: ("active" | "trialing" | "past_due" | "canceled" | "unpaid" | "incomplete" | "incomplete_expired" | "paused" | "suspended") | null;
                         /** @description The plan the subscription is for, whatever its status. */
@@ -26657,6 +26669,10 @@ export interface operations {
                      *       "logoMediaId": null,
                      *       "faviconMediaId": null,
                      *       "loginBackgroundMediaId": null,
+                     *       "properties": {
+                     *         "--aula-primary-color": "#0B5FFF",
+                     *         "--aula-font-heading": "\"Montserrat\", system-ui, sans-serif"
+                     *       },
                      *       "css": ":root{--aula-primary-color:#0B5FFF;}\n.hero { letter-spacing: 0.02em }"
                      *     }
                      */
@@ -26677,6 +26693,10 @@ export interface operations {
                         logoMediaId: string | null;
                         faviconMediaId: string | null;
                         loginBackgroundMediaId: string | null;
+                        /** @description Each variable as the CSS custom property `css` sets on `:root`, name to value (`--aula-primary-color`, `--aula-border-radius: 8px`, fonts with their fallback stack): for clients that set them one by one. */
+                        properties: {
+                            [key: string]: string;
+                        };
                         /** @description `:root` custom properties of the variables, then the theme's sanitised CSS. */
                         css: string;
                     };

@@ -37,6 +37,8 @@ const PERIOD_END = 1_769_904_000;
 
 const FREE_STATUS = {
   plan: "free",
+  // The documented default limit of the free plan; a fresh tenant has only its administrator (no seat).
+  students: { used: 0, limit: 10 },
   status: null,
   subscribedPlan: null,
   currency: null,
@@ -766,6 +768,7 @@ describe("GET /api/institution/billing/subscription", () => {
     const { customer, subscription, event } = await subscribe(admin);
     const expected = {
       plan: "growth",
+      students: { used: 0, limit: 250 },
       status: "active",
       subscribedPlan: "growth",
       currency: "brl",
@@ -806,7 +809,8 @@ describe("GET /api/institution/billing/subscription", () => {
     ]) {
       const other = await getStatus(admin.t, headers);
       expect(other.statusCode).toBe(200);
-      expect(other.json()).toEqual(expected);
+      // The student signed in above takes a seat of the growth plan.
+      expect(other.json()).toEqual({ ...expected, students: { used: 1, limit: 250 } });
     }
   });
 

@@ -94,10 +94,14 @@ export async function billingRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags,
         summary: "The institution's plan and subscription",
+        description:
+          "The plan in force, the Stripe subscription's state, and `students`: the seats the plan's student limit " +
+          "counts as taken (every `student` user, and every other user holding a student enrollment that is not " +
+          "dropped) against that limit.",
         response: { 200: SubscriptionStatus },
       },
     },
-    (request) => service.subscriptionStatus(db, tenantOf(request).id),
+    (request) => service.subscriptionStatus(db, config.plans, tenantOf(request).id),
   );
 
   app.get(

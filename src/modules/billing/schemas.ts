@@ -35,6 +35,20 @@ const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 export const SubscriptionStatus = Type.Object(
   {
     plan: StringEnum(PLANS, { description: "The plan in force; `free` until a subscription is paid." }),
+    students: Type.Object(
+      {
+        used: Type.Integer({
+          minimum: 0,
+          description:
+            "Seats taken: users with the `student` role plus other users holding a student enrollment that is " +
+            "not dropped. The count creations and enrollments are checked against.",
+        }),
+        limit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+          description: "The plan's student limit (configuration); null if the plan is not in the catalogue.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
     status: Type.Union([StringEnum(SUBSCRIPTION_STATUSES), Type.Null()], {
       description:
         "Stripe's status, or `suspended` once a `past_due` grace ran out; null if never subscribed.",
@@ -55,6 +69,7 @@ export const SubscriptionStatus = Type.Object(
     examples: [
       {
         plan: "growth",
+        students: { used: 212, limit: 250 },
         status: "active",
         subscribedPlan: "growth",
         currency: "brl",

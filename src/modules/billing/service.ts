@@ -1,18 +1,24 @@
 import type { Static } from "typebox";
+import { isPlan, type PlanConfig } from "../../config/plans.js";
 import type { Executor } from "../../db/client.js";
 import { pageEnvelope, pageWindow } from "../../platform/pagination/pagination.js";
+import { studentSeatsUsed } from "../users/service.js";
 import * as repo from "./repo.js";
 import type { PaymentEvent, SubscriptionStatus } from "./schemas.js";
 
 type Status = Static<typeof SubscriptionStatus>;
 
-export async function subscriptionStatus(db: Executor, tenantId: string): Promise<Status> {
-  const [plan, billing] = await Promise.all([
+/** The plan, its subscription, and the seats its student limit counts (the figure the limit check reads). */
+export async function subscriptionStatus(db: Executor, plans: PlanConfig, tenantId: string): Promise<Status> {
+  const [plan, billing, used] = await Promise.all([
     repo.readTenantPlan(db, tenantId),
     repo.findBilling(db, tenantId),
+    studentSeatsUsed(db, tenantId),
   ]);
+  const planName = plan ?? "free";
   return {
-    plan: (plan ?? "free") as Status["plan"],
+    plan: planName as Status["plan"],
+    students: { used, limit: isPlan(planName) ? plans.studentLimits[planName] : null },
     status: (billing?.status ?? null) as Status["status"],
     subscribedPlan: (billing?.plan ?? null) as Status["subscribedPlan"],
     currency: (billing?.currency ?? null) as Status["currency"],

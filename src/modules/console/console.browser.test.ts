@@ -118,9 +118,9 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
       .toContain("The e-mail or password is incorrect.");
     await signIn(page, a.adminEmail, TEST_PASSWORD);
 
-    // The dashboard: the plan from the subscription, the student limit from the profile.
+    // The dashboard: the plan, and the seats used against the student limit, from the subscription.
     await heading(page, "Dashboard");
-    await page.getByText("Accounts with the student role", { exact: true }).waitFor();
+    await page.getByText("Seats used", { exact: true }).waitFor();
     await page.getByText("No failed attempts in the last hour.").waitFor();
     expect(await page.locator("main").innerText()).toContain("free");
     await accessible(page, "dashboard");
@@ -243,7 +243,7 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
       await page.getByText("No failed attempts in the last hour.").waitFor();
       for (let round = 0; round < 2; round++) {
         await page.waitForTimeout(2_100);
-        // Four reads at once (the dashboard's three and the page's own), all refused, then one refresh.
+        // Three reads at once (the dashboard's two and the page's own), all refused, then one refresh.
         await page.getByRole("link", { name: "API keys" }).click();
         await page.getByText("Keys let your systems call the API.", { exact: false }).waitFor();
         await page.getByRole("button", { name: "Create the key" }).waitFor();

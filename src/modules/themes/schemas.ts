@@ -167,6 +167,11 @@ export const CompiledVariables = Type.Object(
     logoMediaId: Type.Union([Uuid, Type.Null()]),
     faviconMediaId: Type.Union([Uuid, Type.Null()]),
     loginBackgroundMediaId: Type.Union([Uuid, Type.Null()]),
+    properties: Type.Record(Type.String({ pattern: "^--aula-[a-z-]+$" }), Type.String(), {
+      description:
+        "Each variable as the CSS custom property `css` sets on `:root`, name to value (`--aula-primary-color`, " +
+        "`--aula-border-radius: 8px`, fonts with their fallback stack): for clients that set them one by one.",
+    }),
     css: Type.String({
       description: "`:root` custom properties of the variables, then the theme's sanitised CSS.",
     }),
@@ -181,6 +186,10 @@ export const CompiledVariables = Type.Object(
         logoMediaId: null,
         faviconMediaId: null,
         loginBackgroundMediaId: null,
+        properties: {
+          "--aula-primary-color": "#0B5FFF",
+          "--aula-font-heading": '"Montserrat", system-ui, sans-serif',
+        },
         css: ":root{--aula-primary-color:#0B5FFF;}\n.hero { letter-spacing: 0.02em }",
       },
     ],

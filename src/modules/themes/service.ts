@@ -165,14 +165,21 @@ function cssValue(key: keyof typeof DEFAULT_VARIABLES, value: string | number): 
 }
 
 /**
- * The active theme compiled for clients: every variable (defaults filled in), the media ids, and one CSS text of
- * `:root` custom properties followed by the theme's sanitised CSS. With no active theme: the defaults, version 0.
+ * The active theme compiled for clients: every variable (defaults filled in), the media ids, the CSS custom
+ * properties by name (for clients that set them one by one, like the console, without repeating these names), and
+ * one CSS text of those `:root` properties followed by the theme's sanitised CSS. With no active theme: the defaults, version 0.
  */
 export async function compiledVariables(db: Executor, tenantId: string): Promise<CompiledVariablesRecord> {
   const theme = await repo.findActive(db, tenantId);
   const variables = { ...DEFAULT_VARIABLES, ...(theme?.variables ?? {}) };
-  const properties = (Object.keys(CSS_NAMES) as (keyof typeof DEFAULT_VARIABLES)[])
-    .map((key) => `${CSS_NAMES[key]}:${cssValue(key, variables[key])};`)
+  const properties = Object.fromEntries(
+    (Object.keys(CSS_NAMES) as (keyof typeof DEFAULT_VARIABLES)[]).map((key) => [
+      CSS_NAMES[key],
+      cssValue(key, variables[key]),
+    ]),
+  );
+  const root = Object.entries(properties)
+    .map(([name, value]) => `${name}:${value};`)
     .join("");
   const custom = theme?.customCss ?? null;
   return {
@@ -182,6 +189,7 @@ export async function compiledVariables(db: Executor, tenantId: string): Promise
     logoMediaId: theme?.logoMediaId ?? null,
     faviconMediaId: theme?.faviconMediaId ?? null,
     loginBackgroundMediaId: theme?.loginBackgroundMediaId ?? null,
-    css: custom === null ? `:root{${properties}}` : `:root{${properties}}\n${custom}`,
+    properties,
+    css: custom === null ? `:root{${root}}` : `:root{${root}}\n${custom}`,
   };
 }

@@ -128,6 +128,15 @@ describe("themes", () => {
     });
     expect(body.css).toContain("--aula-primary-color:#AA0000;");
     expect(body.css).toContain("--aula-border-radius:4px;");
+    // The same properties by name, each exactly as the CSS text sets it.
+    expect(body.properties).toMatchObject({
+      "--aula-primary-color": "#AA0000",
+      "--aula-border-radius": "4px",
+      "--aula-font-body": "system-ui, sans-serif",
+    });
+    expect(Object.keys(body.properties)).toHaveLength(Object.keys(DEFAULT_VARIABLES).length);
+    for (const [name, value] of Object.entries(body.properties))
+      expect(body.css).toContain(`${name}:${value};`);
     expect(body.css).toContain(".x{color:red}");
     const etag = res.headers.etag as string;
     expect(etag).toBe(`"${theme.id}-${body.version}"`);

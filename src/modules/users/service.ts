@@ -21,7 +21,13 @@ import { assertAnotherAdminRemains, assertJoinable, emailTaken } from "./write-g
 
 export { type BulkUserOutcome, bulkCreateUsers } from "./bulk-create.js";
 export { adminRequired, mayAssignRole } from "./roles.js";
-export { admitStudent, admitStudents, type PlanLimit, studentLimitReached } from "./student-limit.js";
+export {
+  admitStudent,
+  admitStudents,
+  type PlanLimit,
+  studentLimitReached,
+  studentSeatsUsed,
+} from "./student-limit.js";
 export type { Actor };
 
 export async function listUsers(db: Executor, tenantId: string, query: ListUsersQueryType) {

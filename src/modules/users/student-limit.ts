@@ -31,6 +31,17 @@ function upgradeFrom(plans: PlanConfig, plan: Plan): SeatUpgrade {
 }
 
 /**
+ * The seats the plan's student limit counts as taken: the `student` users (a trigger-kept counter) plus the other
+ * users holding a current student enrollment. The figure the limit check compares with the limit; without the
+ * tenant lock, as a read it may be one creation behind.
+ */
+export async function studentSeatsUsed(db: Executor, tenantId: string): Promise<number> {
+  return (
+    (await readCounter(db, tenantId, "users:role:student")) + (await countEnrolledNonStudents(db, tenantId))
+  );
+}
+
+/**
  * Locks the tenant row and reads how many students the plan still admits. The plan counts every user who is a
  * `student` or holds a current (not dropped) student enrollment, whatever their role. Fails closed: if the plan is unknown
  * or the count cannot be read, the answer is 503 and the caller's transaction rolls back. The tenant row stays
@@ -41,9 +52,7 @@ export async function studentSeats(tx: Executor, plans: PlanConfig, tenantId: st
     const plan = await lockTenantPlan(tx, tenantId);
     if (plan === undefined || !isPlan(plan)) throw new Error(`tenant plan "${plan}" is not in the catalogue`);
     const limit = plans.studentLimits[plan];
-    const current =
-      (await readCounter(tx, tenantId, "users:role:student")) +
-      (await countEnrolledNonStudents(tx, tenantId));
+    const current = await studentSeatsUsed(tx, tenantId);
     return { plan, limit, upgrade: upgradeFrom(plans, plan), left: Math.max(0, limit - current) };
   } catch (err) {
     throw new AppError("student_limit_unverifiable", { cause: err });
