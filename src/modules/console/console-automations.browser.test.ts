@@ -85,7 +85,8 @@ describe.runIf(browserAvailable())("the console's automations page, in Chromium"
     const delivery = page.getByRole("row", { name: /^user_created/ });
     await delivery.waitFor();
     expect(await delivery.innerText()).toContain("Succeeded");
-    expect(await page.locator(".stats").innerText()).toContain("100%");
+    // The stats are read apart from the log, and may come after it.
+    await expect.poll(() => page.locator(".stats").innerText()).toContain("100%");
     await delivery.getByRole("button", { name: /^Attempts/ }).click();
     const attempts = page.getByRole("region", { name: /Attempts of delivery/ });
     await attempts.getByText('{"thanks":true}').waitFor();

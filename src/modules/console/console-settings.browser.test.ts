@@ -65,7 +65,7 @@ describe.runIf(browserAvailable())("the console's settings and themes, in Chromi
     const page = await c.signedIn(context, c.a.adminEmail, "Settings");
     expect(new URL(page.url()).pathname).toBe("/admin/settings");
     // The console wears the active theme's properties, named by the API.
-    expect(await rootProperty(page, "--aula-primary-color")).toBe("#1F4E79");
+    await expect.poll(() => rootProperty(page, "--aula-primary-color")).toBe("#1F4E79");
     const inactiveDays = page.getByLabel("Days without activity before a user is inactive");
     const timeout = page.getByLabel("Minutes without activity before a session ends", { exact: false });
     await expect.poll(() => inactiveDays.inputValue()).toBe("30");
@@ -118,7 +118,7 @@ describe.runIf(browserAvailable())("the console's settings and themes, in Chromi
       await button.evaluate((b) => (globalThis as unknown as Styles).getComputedStyle(b).backgroundColor),
     ).toBe("rgb(46, 125, 50)");
     expect((await api("GET", `/themes/${themeIds.get("Delta Verde")}`)).json().status).toBe("active");
-    expect(await page.getByRole("button", { name: "Activate Delta Azul" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Activate Delta Azul" }).waitFor();
     await c.accessible(page, "themes");
     await c.shot(page, "settings-theme-activated");
 

@@ -67,7 +67,8 @@ describe.runIf(browserAvailable())("the console's webhooks page, in Chromium", (
     const delivery = page.getByRole("row", { name: /^user_created/ });
     await delivery.waitFor();
     expect(await delivery.innerText()).toContain("Succeeded");
-    expect(await page.locator(".stats").innerText()).toContain("100%");
+    // The stats are read apart from the log, and may come after it.
+    await expect.poll(() => page.locator(".stats").innerText()).toContain("100%");
 
     // Its attempt: the receiver's answer, and the request it was sent.
     await delivery.getByRole("button", { name: /^Attempts/ }).click();
