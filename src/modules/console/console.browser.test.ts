@@ -229,8 +229,9 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
     }
   }, 120_000);
   it("keeps an administrator signed in past the access cookie's lifetime, refreshing the session once", async () => {
-    // A server whose access cookie lasts a second: every read after that needs the refresh route first.
-    const short = await startHarness({ CONSOLE_DIR: dir, ACCESS_TOKEN_TTL_SECONDS: "1" });
+    // A server whose access cookie lasts three seconds: every read after that needs the refresh route first. (With
+    // one second, a loaded machine let the refreshed cookie expire before the retried read reached the server.)
+    const short = await startHarness({ CONSOLE_DIR: dir, ACCESS_TOKEN_TTL_SECONDS: "3" });
     try {
       const tenant = await makeTenant(short, "Escola Breve");
       const address = await short.app.listen({ port: 0, host: "127.0.0.1" });
@@ -243,12 +244,12 @@ describe.runIf(browserAvailable())("the admin console, in Chromium", () => {
       await heading(page, "Dashboard");
       await page.getByText("No failed attempts in the last hour.").waitFor();
       for (let round = 0; round < 2; round++) {
-        await page.waitForTimeout(2_100);
+        await page.waitForTimeout(3_100);
         // Three reads at once (the dashboard's two and the page's own), all refused, then one refresh.
         await page.getByRole("link", { name: "API keys" }).click();
         await page.getByText("Keys let your systems call the API.", { exact: false }).waitFor();
         await page.getByRole("button", { name: "Create the key" }).waitFor();
-        await page.waitForTimeout(2_100);
+        await page.waitForTimeout(3_100);
         await page.getByRole("link", { name: "Dashboard" }).click();
         await page.getByText("No failed attempts in the last hour.").waitFor();
         expect(await page.getByRole("alert").count()).toBe(0);
